@@ -1,0 +1,1 @@
+"""Runtime checks, one contract per module, named like their static twins in ``fsdp_lint.rules``."""
