@@ -1,0 +1,96 @@
+"""Qualified names of the things the rules care about, resolved from import statements alone.
+
+The static side must never import torch nor the linted code, so names are resolved from the
+syntax of imports (`import torch.distributed.fsdp as fsdp`, `from ... import x as y`, relative
+imports) and from assignments that alias them (`shard = fully_shard`, `functools.partial(...)`),
+never by inference into installed packages.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from astroid import nodes
+
+FULLY_SHARD = frozenset(
+    {
+        "torch.distributed.fsdp.fully_shard",
+        "torch.distributed.fsdp._fully_shard.fully_shard",
+        "torch.distributed.fsdp._fully_shard._fully_shard.fully_shard",
+        "torch.distributed._composable.fsdp.fully_shard",
+        "torch.distributed._composable.fsdp.fully_shard.fully_shard",
+    }
+)
+PARTIAL = frozenset({"functools.partial"})
+
+_MAX_ALIAS_DEPTH = 8
+
+
+def relative_module(module: nodes.Module, modname: Optional[str], level: Optional[int]) -> str:
+    """The absolute module name of `from <level dots><modname> import ...` inside `module`."""
+    if not level:
+        return modname or ""
+    parts = module.name.split(".") if module.name else []
+    if not module.package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    if modname:
+        parts.append(modname)
+    return ".".join(parts)
+
+
+def _import_binding(node: nodes.NodeNG, name: str) -> Optional[str]:
+    module = node.root()
+    if isinstance(node, nodes.Import):
+        for full, alias in node.names:
+            if alias == name:
+                return full
+            if alias is None and full.split(".")[0] == name:
+                return name
+    elif isinstance(node, nodes.ImportFrom):
+        base = relative_module(module, node.modname, node.level)
+        for imported, alias in node.names:
+            if (alias or imported) == name and imported != "*":
+                return f"{base}.{imported}" if base else imported
+    return None
+
+
+def binding_of(scope_node: nodes.NodeNG, name: str) -> Optional[nodes.NodeNG]:
+    """The single statement that binds `name` where `scope_node` reads it, or None if ambiguous."""
+    try:
+        _, assignments = scope_node.lookup(name)
+    except Exception:  # astroid raises on malformed scopes; an unknown binding is simply unknown
+        return None
+    if not assignments:
+        return None
+    return assignments[-1]
+
+
+def qualified_name(expr: nodes.NodeNG, depth: int = 0) -> Optional[str]:
+    """The dotted name `expr` refers to (`torch.distributed.fsdp.fully_shard`), if resolvable.
+
+    Names bound by a `def` or `class` of the module resolve to `<module>.<name>`; names bound to
+    another name (`shard = fully_shard`) resolve through it.
+    """
+    if depth > _MAX_ALIAS_DEPTH:
+        return None
+    if isinstance(expr, nodes.Attribute):
+        base = qualified_name(expr.expr, depth + 1)
+        return f"{base}.{expr.attrname}" if base else None
+    if not isinstance(expr, nodes.Name):
+        return None
+    binding = binding_of(expr, expr.name)
+    if binding is None:
+        return None
+    if isinstance(binding, (nodes.Import, nodes.ImportFrom)):
+        return _import_binding(binding, expr.name)
+    if isinstance(binding, (nodes.FunctionDef, nodes.ClassDef)):
+        module = binding.root()
+        return f"{module.name}.{binding.qname().split('.', 1)[-1]}" if binding.parent is module else None
+    if isinstance(binding, nodes.AssignName):
+        assign = binding.parent
+        if isinstance(assign, nodes.Assign) and len(assign.targets) == 1 and assign.targets[0] is binding:
+            if isinstance(assign.value, (nodes.Name, nodes.Attribute)):
+                return qualified_name(assign.value, depth + 1)
+    return None

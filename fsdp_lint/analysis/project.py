@@ -1,0 +1,184 @@
+"""Facts about the whole linted tree: which module a name lives in, what each function does, and
+which objects may be sharded anywhere. Computed once per run, queried by every rule."""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, Optional, Tuple, Union
+
+from astroid import nodes
+
+from fsdp_lint.analysis.flow import Flow, ShardEvent, Summary, scope_key
+from fsdp_lint.analysis.names import relative_module
+from fsdp_lint.analysis.values import Obj, Root, Value, path_covers
+
+_IN_PROGRESS = object()
+_MAX_DEPTH = 12
+
+
+class Project:
+    def __init__(self, modules: List[nodes.Module]):
+        self.modules: Dict[str, nodes.Module] = {module.name: module for module in modules}
+        self._summaries: Dict[str, object] = {}
+        self._scope_events: Dict[str, List[ShardEvent]] = {}
+        self._root_events: Dict[Root, List[Obj]] = {}
+        self._aliases: Dict[Root, List[Obj]] = {}
+        self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
+        self._classes_by_key: Dict[str, nodes.ClassDef] = {}
+
+    # ---- building the facts ---------------------------------------------------------------------
+
+    def summary(self, func: nodes.FunctionDef) -> Optional[Summary]:
+        key = scope_key(func)
+        cached = self._summaries.get(key)
+        if cached is _IN_PROGRESS:
+            return None
+        if cached is not None:
+            return cached  # type: ignore[return-value]
+        if len(self._summaries) > 200_000:
+            return None
+        self._summaries[key] = _IN_PROGRESS
+        flow = Flow(self, func).run()
+        self.record(flow)
+        summary = flow.summary()
+        self._summaries[key] = summary
+        return summary
+
+    def record(self, flow: Flow) -> None:
+        self._scope_events[flow.key] = flow.events
+        for event in flow.events:
+            self._root_events.setdefault(event.target.root, []).append(event.target)
+
+    def add_alias(self, root: Root, value: Obj) -> None:
+        aliases = self._aliases.setdefault(root, [])
+        if value not in aliases and value.root != root:
+            aliases.append(value)
+
+    def add_attr_value(self, root: Root, attrs: Tuple[str, ...], value: Value) -> None:
+        values = self._attr_values.setdefault((root, attrs), [])
+        if value not in values:
+            values.append(value)
+
+    # ---- queries ------------------------------------------------------------------------------------
+
+    def events_of_scope(self, key: str) -> List[ShardEvent]:
+        return self._scope_events.get(key, [])
+
+    def attr_value(self, root: Root, attrs: Tuple[str, ...]) -> Optional[Value]:
+        """The one value assigned to `root.attrs` anywhere in the tree, if there is exactly one."""
+        values = self._attr_values.get((root, attrs), [])
+        return values[0] if len(values) == 1 else None
+
+    def may_be_sharded(self, obj: Obj, depth: int = 0) -> bool:
+        """Whether some scope of the tree shards `obj` or an ancestor of it, following aliases
+        (arguments bound to parameters, attributes of `self`, module globals)."""
+        if depth > _MAX_DEPTH:
+            return False
+        if any(path_covers(target, obj) for target in self._root_events.get(obj.root, ())):
+            return True
+        for alias in self._aliases.get(obj.root, ()):
+            if self.may_be_sharded(Obj(alias.root, alias.attrs + obj.attrs), depth + 1):
+                return True
+        for length in range(1, len(obj.attrs) + 1):
+            for value in self._attr_values.get((obj.root, obj.attrs[:length]), ()):
+                if isinstance(value, Obj) and self.may_be_sharded(Obj(value.root, value.attrs + obj.attrs[length:]), depth + 1):
+                    return True
+        return False
+
+    def has_sharded_descendant(self, obj: Obj) -> bool:
+        return any(path_covers(obj, t) and len(t.attrs) > len(obj.attrs) for t in self._root_events.get(obj.root, ()))
+
+    # ---- name resolution across modules -----------------------------------------------------------
+
+    def canonical(self, qname: Optional[str], depth: int = 0) -> Optional[str]:
+        """Follow re-exports through modules of the tree (`pkg/__init__.py: from .x import f`)."""
+        if not qname or depth > _MAX_DEPTH:
+            return qname
+        module, rest = self._split_module(qname)
+        if module is None or not rest:
+            return qname
+        for binding in module.locals.get(rest[0], ())[-1:]:
+            if isinstance(binding, nodes.ImportFrom):
+                base = relative_module(module, binding.modname, binding.level)
+                for imported, alias in binding.names:
+                    if (alias or imported) == rest[0]:
+                        return self.canonical(".".join([base, imported] + rest[1:]), depth + 1)
+            if isinstance(binding, nodes.Import):
+                for imported, alias in binding.names:
+                    if alias == rest[0]:
+                        return self.canonical(".".join([imported] + rest[1:]), depth + 1)
+        return qname
+
+    def _split_module(self, qname: str) -> Tuple[Optional[nodes.Module], List[str]]:
+        parts = qname.split(".")
+        for index in range(len(parts), 0, -1):
+            module = self.modules.get(".".join(parts[:index]))
+            if module is not None:
+                return module, parts[index:]
+        return None, parts
+
+    def resolve_callable(self, qname: Optional[str]) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:
+        """The function or class of the tree that a qualified name denotes."""
+        if not qname:
+            return None
+        module, rest = self._split_module(qname)
+        if module is None or not rest or len(rest) > 2:
+            return None
+        found = _last_definition(module, rest[0])
+        if len(rest) == 2:
+            return _method(found, rest[1]) if isinstance(found, nodes.ClassDef) else None
+        return found
+
+    def resolve_method(self, receiver: Obj, self_root: Optional[Root], method: str) -> Optional[nodes.FunctionDef]:
+        """`receiver.method` when the receiver's class is known: `self`, or a constructed object."""
+        cls: Optional[nodes.ClassDef] = None
+        if receiver.root == self_root and not receiver.attrs and self_root is not None:
+            cls = self._class_of_key(self_root[0])
+        elif receiver.cls:
+            found = self.resolve_callable(receiver.cls)
+            cls = found if isinstance(found, nodes.ClassDef) else None
+        if cls is None:
+            return None
+        for klass in [cls] + self._tree_bases(cls):
+            found = _method(klass, method)
+            if found is not None:
+                return found
+        return None
+
+    def _class_of_key(self, key: str) -> Optional[nodes.ClassDef]:
+        if not self._classes_by_key:
+            for module in self.modules.values():
+                for cls in module.nodes_of_class(nodes.ClassDef):
+                    self._classes_by_key[scope_key(cls)] = cls
+        return self._classes_by_key.get(key)
+
+    def _tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
+        from fsdp_lint.analysis.names import qualified_name
+
+        bases = []
+        for base in cls.bases:
+            found = self.resolve_callable(self.canonical(qualified_name(base)))
+            if isinstance(found, nodes.ClassDef) and found is not cls:
+                bases.append(found)
+        return bases
+
+
+def scopes_of(module: nodes.Module) -> Iterator[nodes.NodeNG]:
+    """The module's top level, then every function and method (nested ones too)."""
+    yield module
+    yield from module.nodes_of_class(nodes.FunctionDef)
+
+
+def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:
+    bindings = module.locals.get(name, ())
+    if bindings and isinstance(bindings[-1], (nodes.FunctionDef, nodes.ClassDef)):
+        return bindings[-1]
+    return None
+
+
+def _method(cls: Optional[nodes.ClassDef], name: str) -> Optional[nodes.FunctionDef]:
+    if cls is None:
+        return None
+    bindings = cls.locals.get(name, ())
+    if bindings and isinstance(bindings[-1], nodes.FunctionDef):
+        return bindings[-1]
+    return None

@@ -1,0 +1,113 @@
+"""Abstract values the flow interpreter tracks: objects by identity and access path, and the few
+kinds of derived values the contracts talk about (parameters, optimizers, state dicts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple, Union
+
+from astroid import nodes
+
+# A root names one object identity: (scope key, variable name, generation). A rebinding of a local
+# name to a new object gets a new generation, so `model = Model()` twice gives two roots.
+Root = Tuple[str, str, int]
+WILDCARD = "*"
+
+
+@dataclass(frozen=True)
+class Obj:
+    """An object reached from `root` through attributes and items (`model.layers[*]`)."""
+
+    root: Root
+    attrs: Tuple[str, ...] = ()
+    cls: Optional[str] = None
+
+    def child(self, attr: str) -> "Obj":
+        return Obj(self.root, self.attrs + (attr,))
+
+    @property
+    def display(self) -> str:
+        text = self.root[1]
+        for attr in self.attrs:
+            text += "[*]" if attr == WILDCARD else f".{attr}"
+        return text
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """A newly created object not yet bound to a name (it gets its root when bound)."""
+
+    cls: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Params:
+    """`owner.parameters()` and anything that carries those tensors (lists, param groups)."""
+
+    owner: Obj
+
+
+@dataclass(frozen=True)
+class Optimizer:
+    """An optimizer over the parameters of `over`, built at `node` (or by the helper called at it)."""
+
+    over: Tuple[Obj, ...]
+    node: nodes.NodeNG
+    cls_name: str
+
+
+@dataclass(frozen=True)
+class StateDict:
+    """`owner.state_dict()` or a `get_*_state_dict` that keeps the owner's (possibly sharded) tensors."""
+
+    owner: Union[Obj, Optimizer]
+
+
+@dataclass(frozen=True)
+class Container:
+    """A dict, list or tuple literal, or a tuple yielded by `enumerate`/`named_modules`."""
+
+    items: Tuple["Value", ...]
+
+
+@dataclass(frozen=True)
+class Iterable:
+    """Something iterated to produce `element` (`model.modules()`, `enumerate(model.layers)`)."""
+
+    element: "Value"
+
+
+@dataclass(frozen=True)
+class BoundMethod:
+    owner: Obj
+    name: str
+
+
+@dataclass(frozen=True)
+class ShardFunction:
+    """`fully_shard` itself under another name, e.g. `functools.partial(fully_shard, mesh=...)`."""
+
+
+@dataclass(frozen=True)
+class Unknown:
+    pass
+
+
+UNKNOWN = Unknown()
+Value = Union[Obj, Fresh, Params, Optimizer, StateDict, Container, Iterable, BoundMethod, ShardFunction, Unknown]
+
+
+def path_covers(outer: Obj, inner: Obj) -> bool:
+    """True when `inner` is `outer` or lies inside it (same root, `outer.attrs` a prefix)."""
+    if outer.root != inner.root or len(outer.attrs) > len(inner.attrs):
+        return False
+    return all(a == b or WILDCARD in (a, b) for a, b in zip(outer.attrs, inner.attrs))
+
+
+def objects_in(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
+    """The module objects a value refers to: itself, or the items of a list of modules."""
+    if isinstance(value, Obj):
+        return (value,)
+    if isinstance(value, Container) and depth < 4:
+        return tuple(obj for item in value.items for obj in objects_in(item, depth + 1))
+    return ()

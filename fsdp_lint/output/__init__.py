@@ -1,0 +1,1 @@
+"""Renderers of Violations: each format only renders, nothing here decides what is reported."""

@@ -1,0 +1,1 @@
+"""The runtime guard (see fsdp_lint.runtime.enable)."""

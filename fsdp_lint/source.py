@@ -1,0 +1,107 @@
+"""Reading and parsing one file, with every way that can fail turned into one FSD001 finding."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tokenize
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from astroid import nodes
+from astroid.builder import AstroidBuilder
+from astroid.exceptions import AstroidBuildingError, AstroidSyntaxError
+from astroid.manager import AstroidManager
+
+from fsdp_lint.tool_codes import UnanalysableFile
+from fsdp_lint.violation import Violation
+
+_BUILDER = AstroidBuilder(AstroidManager(), apply_transforms=False)
+_PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def unanalysable(path: str, reason: str, line: int = 1, column: int = 1) -> Violation:
+    return Violation(
+        path, max(line, 1), max(column, 1), UnanalysableFile.code, UnanalysableFile.name,
+        f"cannot analyse this file: {reason}",
+    )
+
+
+def read_bytes(path: str, display: str) -> Union[bytes, Violation]:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        reason = "broken symbolic link" if os.path.islink(path) else "file not found"
+        return unanalysable(display, reason)
+    except IsADirectoryError:
+        return unanalysable(display, "is a directory")
+    except OSError as error:
+        return unanalysable(display, f"cannot read: {error.strerror or error}")
+
+
+def decode(data: bytes, display: str) -> Union[str, Violation]:
+    """Decode as Python does: BOM, then a PEP 263 coding cookie, else UTF-8."""
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        return unanalysable(display, "the file contains NUL bytes", data.count(b"\n", 0, nul) + 1)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        return unanalysable(display, str(error).split(" (", 1)[0], getattr(error, "lineno", None) or 1)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        return unanalysable(display, f"bytes that are not valid {encoding} at byte offset {error.start}", line)
+    except LookupError:
+        return unanalysable(display, f"unknown encoding {encoding!r}")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def parse(text: str, module_name: str, path: str, display: str) -> Union[nodes.Module, Violation]:
+    try:
+        return _BUILDER.string_build(text, modname=module_name, path=path)
+    except AstroidSyntaxError as error:
+        cause = error.error if isinstance(getattr(error, "error", None), SyntaxError) else None
+        if cause is None:
+            return unanalysable(display, str(error))
+        message = cause.msg or "invalid syntax"
+        if "too many nested" in message or "too complex" in message:
+            return unanalysable(display, f"nesting too deep for the parser ({message})", cause.lineno or 1)
+        return unanalysable(
+            display, f"syntax error: {message} (parsed as Python {_PYTHON})", cause.lineno or 1, (cause.offset or 1)
+        )
+    except RecursionError:
+        return unanalysable(display, "nesting too deep to analyse")
+    except (AstroidBuildingError, ValueError, MemoryError) as error:
+        return unanalysable(display, f"parser error: {error}")
+
+
+def character_column(line_text: str, byte_offset: int) -> int:
+    """Python's AST columns count UTF-8 bytes; users and editors count characters."""
+    if line_text.isascii():
+        return byte_offset
+    return len(line_text.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
+
+
+@dataclass
+class ParsedFile:
+    display: str
+    text: str
+    tree: nodes.Module
+
+    def line(self, number: int) -> str:
+        lines = self.lines
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+    @property
+    def lines(self):
+        cached = self.__dict__.get("_lines")
+        if cached is None:
+            cached = self.__dict__["_lines"] = self.text.splitlines()
+        return cached
+

@@ -1,0 +1,211 @@
+from __future__ import annotations
+
+from astroid import nodes
+
+from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.values import BoundMethod
+from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.violation import Edit
+
+
+class ForwardBypass(Rule):
+    """`.forward(...)` called directly on a sharded module skips FSDP's hooks.
+
+    ## What it does
+    Reports `m.forward(...)`, or a call through a stored `f = m.forward`, where `m` was passed to
+    `fully_shard` (or returned by it, or by a helper that shards) or is a submodule of such a
+    module.
+
+    ## Why is this bad?
+    FSDP2 does its work in forward pre- and post-hooks that `nn.Module.__call__` runs:
+    all-gather the sharded parameters before the forward, free them after, register the
+    backward hooks that reduce-scatter the gradients. `m.forward(x)` runs none of them. When the
+    parameters are sharded, torch fails with the cryptic
+    `aten.addmm.default got mixed torch.Tensor and DTensor`; when they happen to be unsharded
+    (after an evaluation forward of the root, or after `unshard()`), training goes on silently
+    with gradients that are never reduced and parameters that never change.
+
+    ## Example
+    ```python
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)
+    loss = model.forward(batch).sum()
+    ```
+
+    Use instead:
+    ```python
+    loss = model(batch).sum()
+    ```
+    For another method that must run with gathered parameters (`generate`), register it with
+    `register_fsdp_forward_method(model, "generate")`.
+
+    `--fix` rewrites `m.forward(x)` to `m(x)`.
+    """
+
+    code = "FSD201"
+    name = "forward-bypass"
+    message = "`{target}.forward(...)` bypasses FSDP's forward hooks on a sharded module"
+    help = "call the module itself: `{target}(...)`"
+
+    VALID = [
+        Valid(
+            """
+            from torch.distributed.fsdp import fully_shard
+
+            class Block(nn.Module):
+                def forward(self, x):
+                    return super().forward(x)
+
+            model = build()
+            fully_shard(model)
+            out = model(x)
+            """
+        ),
+        Valid(
+            """
+            from torch.distributed.fsdp import fully_shard
+
+            head = Head()
+            head.forward(x)          # never sharded
+            fully_shard(model)
+            model.unshard()
+            model.forward(x)         # between an explicit unshard and reshard
+            model.reshard()
+            """
+        ),
+        Valid(
+            """
+            from torch.distributed._composable.fully_shard import fully_shard   # the old FSDP1-based API
+
+            fully_shard(model)
+            model.forward(x)
+            """
+        ),
+        Valid(
+            """
+            from torch.distributed.fsdp import fully_shard
+
+            def patch(model):
+                original_forward = model.forward
+                def forward(*args, **kwargs):
+                    return original_forward(*args, **kwargs)
+                model.forward = forward
+
+            fully_shard(model)
+            patch(model)
+            """
+        ),
+        Valid(
+            """
+            from torch.distributed.fsdp import fully_shard
+
+            model.forward(x)          # before sharding: a plain module
+            fully_shard(model)
+            """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            from torch.distributed.fsdp import fully_shard as shard
+
+            for layer in model.layers:
+                shard(layer)
+            shard(model)
+            out = model.forward(x)            # expect: FSD201
+            h = model.layers[0].forward(x)    # expect: FSD201
+            """
+        ),
+        Invalid(
+            """
+            import functools
+            import torch.distributed.fsdp as fsdp
+
+            shard = functools.partial(fsdp.fully_shard, reshard_after_forward=True)
+            model = shard(Model())
+            f = model.forward
+            f(x)                              # expect: FSD201
+            """
+        ),
+        Invalid(
+            """
+            import torch
+
+            class Trainer:
+                def setup(self):
+                    torch.distributed.fsdp.fully_shard(self.model)
+
+                def step(self, batch):
+                    return self.model.forward(batch)   # expect: FSD201
+            """
+        ),
+        Invalid(
+            {
+                "pkg/__init__.py": "",
+                "pkg/parallel.py": """
+                    from torch.distributed._composable.fsdp import fully_shard
+
+                    def apply_fsdp(model):
+                        for block in model.blocks:
+                            fully_shard(block)
+                        fully_shard(model)
+                        return model
+                    """,
+                "pkg/train.py": """
+                    from pkg.parallel import apply_fsdp
+
+                    def main():
+                        model = apply_fsdp(Transformer())
+                        for batch in loader:
+                            loss = model.forward(batch)   # expect: FSD201
+                    """,
+            }
+        ),
+        Invalid(
+            {
+                "shard_utils.py": """
+                    from torch.distributed.fsdp import fully_shard
+
+                    def shard_model(model):
+                        fully_shard(model)
+                    """,
+                "train.py": """
+                    from shard_utils import shard_model
+
+                    def evaluate(model, batch):
+                        return model.forward(batch)       # expect: FSD201
+
+                    def main(model):
+                        shard_model(model)
+                        evaluate(model, next(loader))
+                    """,
+            }
+        ),
+    ]
+
+    def on_call(self, node: nodes.Call, flow: Flow) -> None:
+        method = flow.value(node.func)
+        if not isinstance(method, BoundMethod) or method.name != "forward":
+            return
+        if _is_super_call(node.func):
+            return
+        if flow.self_root is not None and method.owner.root == flow.self_root and not method.owner.attrs:
+            return
+        if not flow.may_be_sharded(method.owner) or flow.explicitly_unsharded(method.owner):
+            return
+        target = method.owner.display
+        fix = None
+        if isinstance(node.func, nodes.Attribute):
+            receiver = node.func.expr
+            fix = Edit(receiver.end_lineno, receiver.end_col_offset, node.func.end_lineno, node.func.end_col_offset, "")
+        self.report(node, self.message.format(target=target), help=self.help.format(target=target), fix=fix)
+
+
+def _is_super_call(func: nodes.NodeNG) -> bool:
+    return (
+        isinstance(func, nodes.Attribute)
+        and isinstance(func.expr, nodes.Call)
+        and isinstance(func.expr.func, nodes.Name)
+        and func.expr.func.name == "super"
+    )
