@@ -1,1 +1,20 @@
-"""Renderers of Violations: each format only renders, nothing here decides what is reported."""
+"""Renderers of Violations: each format only renders, nothing here decides what is reported.
+
+A renderer takes the run's violations and writes them to a stream; `FORMATS` maps the names that
+`--format` accepts to renderers.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, Sequence, TextIO
+
+from fsdp_lint.output import json_format, text
+from fsdp_lint.violation import Violation
+
+Renderer = Callable[[Sequence[Violation], TextIO], None]
+
+FORMATS: Dict[str, Renderer] = {
+    "text": text.render,
+    "concise": text.render_concise,
+    "json": json_format.render,
+}

@@ -1,0 +1,86 @@
+"""`--format text`: what a person reads in a terminal or a CI log.
+
+Each finding starts with `path:line:col: CODE message` (the form editors and CI parsers already
+match), then the offending line with a caret under the span and a `help:` line. Colour follows
+the terminal, `NO_COLOR` and `FORCE_COLOR` (https://no-color.org, https://force-color.org).
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+from collections import Counter
+from typing import Sequence, TextIO
+
+from fsdp_lint.violation import Violation
+
+
+class _Palette:
+    def __init__(self, enabled: bool):
+        if enabled:
+            import colorama
+
+            colorama.just_fix_windows_console()
+            style, fore = colorama.Style, colorama.Fore
+            self.bold, self.reset = style.BRIGHT, style.RESET_ALL
+            self.path, self.error, self.warning, self.help, self.dim = fore.CYAN, fore.RED, fore.YELLOW, fore.GREEN, style.DIM
+        else:
+            self.bold = self.reset = self.path = self.error = self.warning = self.help = self.dim = ""
+
+
+def use_colour(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _header(v: Violation, p: _Palette) -> str:
+    colour = p.warning if v.severity == "warning" else p.error
+    return f"{p.bold}{p.path}{v.path}{p.reset}:{v.line}:{v.column}: {p.bold}{colour}{v.code}{p.reset} {v.message}"
+
+
+def _source_lines(v: Violation, p: _Palette) -> str:
+    line = linecache.getline(v.path, v.line).rstrip("\r\n")
+    if not line.strip():
+        return ""
+    gutter = " " * len(str(v.line))
+    expanded = line.expandtabs(4)
+    start = len(line[: v.column - 1].expandtabs(4))
+    end = len(line[: v.end_column - 1].expandtabs(4)) if v.end_line == v.line and v.end_column else len(expanded.rstrip())
+    carets = "^" * max(1, end - start)
+    colour = p.warning if v.severity == "warning" else p.error
+    return (
+        f"{p.dim}{gutter} |{p.reset}\n"
+        f"{p.dim}{v.line} |{p.reset} {expanded}\n"
+        f"{p.dim}{gutter} |{p.reset} {' ' * start}{colour}{carets}{p.reset}\n"
+    )
+
+
+def summary(violations: Sequence[Violation]) -> str:
+    if not violations:
+        return "All checks passed."
+    counts = Counter(v.code for v in violations)
+    noun = "finding" if len(violations) == 1 else "findings"
+    detail = ", ".join(f"{n} {code}" for code, n in sorted(counts.items()))
+    return f"Found {len(violations)} {noun} ({detail})."
+
+
+def render(violations: Sequence[Violation], stream: TextIO) -> None:
+    p = _Palette(use_colour(stream))
+    for v in violations:
+        stream.write(_header(v, p) + "\n")
+        stream.write(_source_lines(v, p))
+        if v.help:
+            stream.write(f"  {p.help}help:{p.reset} {v.help}\n")
+        stream.write("\n")
+    stream.write(summary(violations) + "\n")
+
+
+def render_concise(violations: Sequence[Violation], stream: TextIO) -> None:
+    p = _Palette(use_colour(stream))
+    for v in violations:
+        stream.write(_header(v, p) + "\n")
+    stream.write(summary(violations) + "\n")
