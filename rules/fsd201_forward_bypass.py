@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from typing import List, Tuple
+
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import BoundMethod
+from fsdp_lint.analysis.values import BoundMethod, Obj, path_covers
 from fsdp_lint.rule import Invalid, Rule, Valid
 from fsdp_lint.violation import Edit
 
@@ -115,6 +117,8 @@ class ForwardBypass(Rule):
             shard(model)
             out = model.forward(x)            # expect: FSD201
             h = model.layers[0].forward(x)    # expect: FSD201
+            model.unshard()                   # prefetching, not a reshard-bracketed call
+            loss = model.forward(x)           # expect: FSD201
             """
         ),
         Invalid(
@@ -184,19 +188,41 @@ class ForwardBypass(Rule):
         ),
     ]
 
+    def __init__(self, reporter):
+        super().__init__(reporter)
+        # Calls after an explicit `unshard()`: a violation unless a `reshard()` follows.
+        self._after_unshard: List[Tuple[nodes.Call, Obj]] = []
+
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        method = flow.value(node.func)
+        func = node.func
+        if isinstance(func, nodes.Attribute) and func.attrname == "reshard":
+            resharded = flow.value(func.expr)
+            if isinstance(resharded, Obj):
+                self._after_unshard = [(c, o) for c, o in self._after_unshard if not path_covers(resharded, o)]
+            return
+        method = flow.value(func)
         if not isinstance(method, BoundMethod) or method.name != "forward":
             return
-        if _is_super_call(node.func):
+        if _is_super_call(func):
             return
         if flow.self_root is not None and method.owner.root == flow.self_root and not method.owner.attrs:
             return
-        if not flow.may_be_sharded(method.owner) or flow.explicitly_unsharded(method.owner):
+        if not flow.may_be_sharded(method.owner):
             return
-        target = method.owner.display
+        if flow.explicitly_unsharded(method.owner):
+            self._after_unshard.append((node, method.owner))
+            return
+        self._report_bypass(node, method.owner)
+
+    def on_function_end(self, flow: Flow) -> None:
+        for node, owner in self._after_unshard:
+            self._report_bypass(node, owner)
+        self._after_unshard = []
+
+    def _report_bypass(self, node: nodes.Call, owner: Obj) -> None:
+        target = owner.display
         fix = None
-        if isinstance(node.func, nodes.Attribute):
+        if isinstance(node.func, nodes.Attribute) and node.func.attrname == "forward":
             receiver = node.func.expr
             fix = Edit(receiver.end_lineno, receiver.end_col_offset, node.func.end_lineno, node.func.end_col_offset, "")
         self.report(node, self.message.format(target=target), help=self.help.format(target=target), fix=fix)

@@ -141,6 +141,12 @@ class Flow:
             return False
         return self.project.may_be_sharded(obj)
 
+    def may_hold_shards(self, obj: Obj) -> bool:
+        """Whether `obj` or any module inside it may be sharded (its state dict holds DTensors)."""
+        if self.may_be_sharded(obj) or self.has_sharded_descendant_here(obj):
+            return True
+        return not self.is_local(obj.root) and self.project.has_sharded_descendant(obj)
+
     def explicitly_unsharded(self, obj: Obj) -> bool:
         return any(path_covers(u, obj) or path_covers(obj, u) for u in self.unsharded)
 
@@ -280,7 +286,7 @@ class Flow:
                 self._block(case.body)
         else:
             for child in node.get_children():
-                if isinstance(child, nodes.NodeNG) and not isinstance(child, nodes.Statement):
+                if isinstance(child, nodes.NodeNG) and not child.is_statement:
                     self._eval(child)
 
     # ---- expressions -----------------------------------------------------------------------------
@@ -356,6 +362,8 @@ class Flow:
         if binding is None:
             # Undefined here (a star import, a name injected at run time): still one object.
             return UNKNOWN if node.name in _BUILTINS else Obj((scope_key(node.root()), node.name, 0))
+        if _is_builtin(binding):
+            return UNKNOWN
         scope = binding.scope()
         if isinstance(binding, nodes.AssignName) and isinstance(scope, nodes.Module):
             return Obj((scope_key(scope), node.name, 0))
@@ -416,7 +424,7 @@ class Flow:
             return first
         if qname == "copy.deepcopy":
             return Fresh(first.cls if isinstance(first, Obj) else None)
-        if isinstance(func, nodes.Name) and func.name in _BUILTINS and binding_of(func, func.name) is None:
+        if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(binding_of(func, func.name)):
             return _builtin_call(func.name, args)
         target = self.project.resolve_callable(qname)
         if isinstance(target, nodes.FunctionDef):
@@ -550,6 +558,10 @@ class _RootMapper:
 
 
 _BUILTINS = frozenset(dir(builtins))
+
+
+def _is_builtin(binding: Optional[nodes.NodeNG]) -> bool:
+    return binding is None or binding.root().name == "builtins"
 
 
 def _element_of(value: Value) -> Value:

@@ -68,24 +68,57 @@ class Project:
         values = self._attr_values.get((root, attrs), [])
         return values[0] if len(values) == 1 else None
 
-    def may_be_sharded(self, obj: Obj, depth: int = 0) -> bool:
-        """Whether some scope of the tree shards `obj` or an ancestor of it, following aliases
-        (arguments bound to parameters, attributes of `self`, module globals)."""
-        if depth > _MAX_DEPTH:
-            return False
-        if any(path_covers(target, obj) for target in self._root_events.get(obj.root, ())):
-            return True
-        for alias in self._aliases.get(obj.root, ()):
-            if self.may_be_sharded(Obj(alias.root, alias.attrs + obj.attrs), depth + 1):
-                return True
-        for length in range(1, len(obj.attrs) + 1):
-            for value in self._attr_values.get((obj.root, obj.attrs[:length]), ()):
-                if isinstance(value, Obj) and self.may_be_sharded(Obj(value.root, value.attrs + obj.attrs[length:]), depth + 1):
-                    return True
-        return False
+    def equivalents(self, obj: Obj) -> Iterator[Obj]:
+        """`obj` and every path it may also be reached by: the arguments bound to a parameter, the
+        values assigned to an attribute of `self`, the object a module global was bound to."""
+        seen = set()
+        pending = [obj]
+        while pending and len(seen) < 256:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            yield current
+            for alias in self._aliases.get(current.root, ()):
+                pending.append(Obj(alias.root, alias.attrs + current.attrs))
+            for length in range(1, len(current.attrs) + 1):
+                for value in self._attr_values.get((current.root, current.attrs[:length]), ()):
+                    if isinstance(value, Obj):
+                        pending.append(Obj(value.root, value.attrs + current.attrs[length:]))
+
+    def may_be_sharded(self, obj: Obj) -> bool:
+        """Whether some scope of the tree shards `obj` or an ancestor of it."""
+        return any(
+            path_covers(target, candidate)
+            for candidate in self.equivalents(obj)
+            for target in self._root_events.get(candidate.root, ())
+        )
 
     def has_sharded_descendant(self, obj: Obj) -> bool:
-        return any(path_covers(obj, t) and len(t.attrs) > len(obj.attrs) for t in self._root_events.get(obj.root, ()))
+        return any(
+            path_covers(candidate, target) and len(target.attrs) > len(candidate.attrs)
+            for candidate in self.equivalents(obj)
+            for target in self._root_events.get(candidate.root, ())
+        )
+
+    def class_has_blocks(self, qname: Optional[str]) -> bool:
+        """Whether a class of the tree holds repeated blocks (an `nn.ModuleList`, `ModuleDict` or
+        `Sequential` attribute), or is a pretrained transformer: the models that need per-block units."""
+        if qname == "transformers.PreTrainedModel":
+            return True
+        cls = self.resolve_callable(qname)
+        if not isinstance(cls, nodes.ClassDef):
+            return False
+        from fsdp_lint.analysis.known_apis import BLOCK_CONTAINERS
+        from fsdp_lint.analysis.names import qualified_name
+
+        for klass in [cls] + self._tree_bases(cls):
+            for assign in klass.nodes_of_class(nodes.Assign):
+                value = assign.value
+                if isinstance(value, nodes.Call) and self.canonical(qualified_name(value.func)) in BLOCK_CONTAINERS:
+                    if any(isinstance(t, nodes.AssignAttr) for t in assign.targets):
+                        return True
+        return False
 
     # ---- name resolution across modules -----------------------------------------------------------
 

@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+from astroid import nodes
+
+from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.values import Fresh, Obj
+from fsdp_lint.rule import Invalid, Rule, Valid
+
+
+class RootOnlySharding(Rule):
+    """`fully_shard(model)` with no block sharded first makes the whole model one FSDP unit.
+
+    ## What it does
+    Reports `fully_shard(model)` on a model that holds repeated blocks (an `nn.ModuleList`,
+    `nn.ModuleDict` or `nn.Sequential` attribute, or a Hugging Face pretrained model) when none
+    of its submodules was sharded before, in the same function or in the helpers it called.
+
+    ## Why is this bad?
+    Each `fully_shard` call makes one communication unit. With only the root sharded, the forward
+    all-gathers every parameter of the model at once: peak memory is the full unsharded model, as
+    if FSDP were not used, and nothing overlaps communication with computation. Training is
+    numerically correct, so nothing tells you.
+
+    ## Example
+    ```python
+    model = Transformer(config)
+    fully_shard(model)
+    ```
+
+    Use instead:
+    ```python
+    model = Transformer(config)
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)
+    ```
+    A single leaf layer (`nn.Linear`) or a deliberately flat small model is not reported.
+    """
+
+    code = "FSD101"
+    name = "root-only-sharding"
+    severity = "warning"
+    message = "`fully_shard({target})` makes the whole model one unit: no block of `{target}` was sharded first"
+    help = "shard each block first (`for block in {target}.layers: fully_shard(block)`), then the root"
+
+    VALID = [
+        Valid(
+            """
+            import torch.nn as nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Transformer(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.layers = nn.ModuleList([Block() for _ in range(8)])
+
+            model = Transformer()
+            for layer in model.layers:
+                fully_shard(layer)
+            fully_shard(model)
+
+            head = nn.Linear(8, 8)
+            fully_shard(head)
+            """
+        ),
+        Valid(
+            {
+                "model.py": """
+                    import torch.nn as nn
+
+                    class Transformer(nn.Module):
+                        def __init__(self):
+                            super().__init__()
+                            self.blocks = nn.ModuleList([Block() for _ in range(8)])
+                    """,
+                "parallel.py": """
+                    from torch.distributed.fsdp import fully_shard
+
+                    def shard_blocks(model):
+                        for name, module in model.named_modules():
+                            if isinstance(module, Block):
+                                fully_shard(module)
+                    """,
+                "train.py": """
+                    from torch.distributed.fsdp import fully_shard
+                    from model import Transformer
+                    from parallel import shard_blocks
+
+                    model = Transformer()
+                    shard_blocks(model)
+                    fully_shard(model)
+                    """,
+            }
+        ),
+        Valid(
+            """
+            from torch.distributed.fsdp import fully_shard
+            from mylib import apply_policy
+
+            model = Transformer()
+            apply_policy(model)      # unknown code may have sharded the blocks: stay silent
+            fully_shard(model)
+            """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Transformer(nn.Module):
+                def __init__(self, n):
+                    super().__init__()
+                    self.layers = nn.ModuleList([Block() for _ in range(n)])
+
+            def main():
+                model = Transformer(8)
+                model.to("cuda")
+                fully_shard(model)   # expect: FSD101
+            """
+        ),
+        Invalid(
+            """
+            from transformers import AutoModelForCausalLM
+            from torch.distributed.fsdp import fully_shard
+
+            model = AutoModelForCausalLM.from_pretrained("gpt2")
+            fully_shard(model)       # expect: FSD101
+            """
+        ),
+        Invalid(
+            {
+                "models/__init__.py": "",
+                "models/llama.py": """
+                    from torch import nn
+
+                    class Llama(nn.Module):
+                        def __init__(self):
+                            super().__init__()
+                            self.layers = nn.ModuleDict({str(i): Block() for i in range(32)})
+                    """,
+                "train.py": """
+                    from torch.distributed.fsdp import fully_shard
+                    from models.llama import Llama
+
+                    def build():
+                        model = Llama()
+                        fully_shard(model, reshard_after_forward=False)    # expect: FSD101
+                        return model
+                    """,
+            }
+        ),
+    ]
+
+    def on_call(self, node: nodes.Call, flow: Flow) -> None:
+        if not flow.is_fully_shard_call(node) or not node.args:
+            return
+        target = flow.value(node.args[0])
+        if isinstance(target, Obj):
+            if target.root in flow.escaped or flow.has_sharded_descendant_here(target):
+                return
+        elif not isinstance(target, Fresh):
+            return
+        if not flow.project.class_has_blocks(target.cls):
+            return
+        name = target.display if isinstance(target, Obj) else node.args[0].as_string()
+        self.report(node, self.message.format(target=name), help=self.help.format(target=name))

@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+from astroid import nodes
+
+from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.values import Obj, objects_in, path_covers
+from fsdp_lint.rule import Invalid, Rule, Valid
+
+
+class ChildShardedAfterParent(Rule):
+    """`fully_shard` on a submodule of a module that is already sharded.
+
+    ## What it does
+    Reports `fully_shard(child)` when an ancestor of `child` was passed to `fully_shard` earlier
+    in the same function (directly or through a helper it called).
+
+    ## Why is this bad?
+    `fully_shard(parent)` already moved the child's parameters into the parent's unit as
+    DTensors. Sharding the child afterwards fails inside torch with messages that do not name the
+    mistake (`Invariant encountered: value was None`, `Cannot concatenate overlapping meshes`),
+    and leaves the child half-initialised. FSDP2 must be applied bottom-up.
+
+    ## Example
+    ```python
+    fully_shard(model)
+    for layer in model.layers:
+        fully_shard(layer)
+    ```
+
+    Use instead:
+    ```python
+    for layer in model.layers:
+        fully_shard(layer)
+    fully_shard(model)
+    ```
+    A submodule replaced by a new module after the parent was sharded (`model.embed = Embedding(...)`)
+    is a new object and may be sharded on its own.
+    """
+
+    code = "FSD102"
+    name = "child-sharded-after-parent"
+    message = "`fully_shard({child})` comes after `fully_shard({parent})` (line {line}) already sharded its parent"
+    help = "apply fully_shard bottom-up: shard `{child}` before `{parent}`"
+
+    VALID = [
+        Valid(
+            """
+            from torch.distributed.fsdp import fully_shard
+
+            for layer in model.layers:
+                fully_shard(layer)
+            fully_shard(model.model)
+            fully_shard(model.lm_head)      # a sibling, not a child
+            fully_shard(model)
+            """
+        ),
+        Valid(
+            """
+            from torch.distributed.fsdp import fully_shard
+
+            fully_shard(model)
+            model.tok_embeddings = ResizedEmbedding(model.tok_embeddings)
+            fully_shard(model.tok_embeddings)   # a new module, not managed by the root's unit
+            """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            from torch.distributed.fsdp import fully_shard
+
+            def parallelize(model):
+                fully_shard(model)
+                for layer in model.layers:
+                    fully_shard(layer)      # expect: FSD102
+            """
+        ),
+        Invalid(
+            {
+                "helpers.py": """
+                    from torch.distributed.fsdp import fully_shard
+
+                    def shard_root(model):
+                        fully_shard(model, reshard_after_forward=False)
+                    """,
+                "train.py": """
+                    from torch.distributed.fsdp import fully_shard
+                    from helpers import shard_root
+
+                    model = Transformer()
+                    shard_root(model)
+                    fully_shard(model.layers[0])    # expect: FSD102
+                    """,
+            }
+        ),
+    ]
+
+    def on_call(self, node: nodes.Call, flow: Flow) -> None:
+        if not flow.is_fully_shard_call(node) or not node.args:
+            return
+        for child in objects_in(flow.value(node.args[0])):
+            parent = _earlier_ancestor(flow, child)
+            if parent is not None:
+                fields = {"child": child.display, "parent": parent[0].display, "line": parent[1]}
+                self.report(node, self.message.format(**fields), help=self.help.format(**fields))
+                return
+
+
+def _earlier_ancestor(flow: Flow, child: Obj) -> Optional[Tuple[Obj, int]]:
+    for event in flow.events:
+        if len(event.target.attrs) < len(child.attrs) and path_covers(event.target, child):
+            return event.target, event.node.lineno
+    return None

@@ -1,0 +1,191 @@
+from __future__ import annotations
+
+from typing import List, Set
+
+from astroid import nodes
+
+from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.values import Container, Optimizer, Value, path_covers
+from fsdp_lint.rule import Invalid, Rule, Valid
+
+# Framework calls that take an optimizer built over the unsharded model and rebuild or remap it
+# after sharding (accelerate's `prepare`, composer's `parallelize_model`, Lightning Fabric).
+OPTIMIZER_REMAPPING_CALLS = frozenset(
+    {"prepare", "prepare_optimizer", "parallelize_model", "setup", "setup_optimizers", "setup_module_and_optimizers"}
+)
+
+
+class OptimizerBeforeShard(Rule):
+    """An optimizer built over a model's parameters before `fully_shard` replaced them.
+
+    ## What it does
+    Reports the construction of an optimizer over `m.parameters()` (or `named_parameters()`,
+    param-group lists, or a helper that returns such an optimizer) that comes before
+    `fully_shard` of `m` or of one of its submodules, or of a module that contains `m`.
+
+    ## Why is this bad?
+    `fully_shard` replaces every parameter it manages with a new DTensor parameter. The optimizer
+    still holds the old tensors: they never receive gradients, so `optimizer.step()` updates
+    nothing, and the loss does not move. Torch raises no error.
+
+    ## Example
+    ```python
+    model = Transformer()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for layer in model.layers:
+        fully_shard(layer)
+    fully_shard(model)
+    ```
+
+    Use instead:
+    ```python
+    model = Transformer()
+    for layer in model.layers:
+        fully_shard(layer)
+    fully_shard(model)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    ```
+    An optimizer handed to a framework that rebuilds it after sharding
+    (`accelerator.prepare(model, optimizer)`) is not reported.
+    """
+
+    code = "FSD202"
+    name = "optimizer-before-shard"
+    message = "optimizer `{cls}` is built over `{owner}`'s parameters before `fully_shard` (line {line}) replaces them; it will train nothing"
+    help = "build the optimizer after every fully_shard call"
+
+    VALID = [
+        Valid(
+            """
+            import copy
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            model = Transformer()
+            ref_model = copy.deepcopy(model)
+            ref_optim = torch.optim.Adam(ref_model.parameters())   # over a reference copy
+            for layer in model.layers:
+                fully_shard(layer)
+            fully_shard(model)
+            optim = torch.optim.Adam(model.parameters(), lr=1e-2)
+            """
+        ),
+        Valid(
+            """
+            import torch
+            from accelerate import Accelerator
+            from torch.distributed.fsdp import fully_shard
+
+            accelerator = Accelerator()
+            model = Model()
+            optimizer = torch.optim.AdamW(model.parameters())
+            fully_shard(model)
+            model, optimizer = accelerator.prepare(model, optimizer)
+            """
+        ),
+        Valid(
+            """
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            other = Model()
+            opt = torch.optim.SGD(other.parameters(), lr=0.1)
+            fully_shard(model)
+            scheduler = torch.optim.lr_scheduler.StepLR(opt, 1)
+            """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            def main():
+                model = Transformer()
+                params = list(model.parameters())
+                optimizer = torch.optim.AdamW(params, lr=3e-4)   # expect: FSD202
+                for block in model.layers:
+                    fully_shard(block)
+                fully_shard(model)
+            """
+        ),
+        Invalid(
+            """
+            from torch.optim import AdamW
+            from torch.distributed.fsdp import fully_shard
+
+            model = Transformer()
+            groups = [
+                {"params": model.embed.parameters(), "lr": 1e-3},
+                {"params": model.layers.parameters()},
+            ]
+            opt = AdamW(groups)                                  # expect: FSD202
+            for layer in model.layers:
+                fully_shard(layer)
+            """
+        ),
+        Invalid(
+            {
+                "optim.py": """
+                    import torch
+
+                    def build_optimizer(model, lr):
+                        return torch.optim.AdamW(model.parameters(), lr=lr)
+                    """,
+                "parallel.py": """
+                    from torch.distributed.fsdp import fully_shard
+
+                    def apply_fsdp(model):
+                        for block in model.blocks:
+                            fully_shard(block)
+                        fully_shard(model)
+                    """,
+                "train.py": """
+                    from optim import build_optimizer
+                    from parallel import apply_fsdp
+
+                    class Trainer:
+                        def setup(self):
+                            self.model = Transformer()
+                            self.optimizer = build_optimizer(self.model, 1e-4)   # expect: FSD202
+                            apply_fsdp(self.model)
+                    """,
+            }
+        ),
+    ]
+
+    def __init__(self, reporter):
+        super().__init__(reporter)
+        self._remapped: Set[int] = set()
+
+    def on_call(self, node: nodes.Call, flow: Flow) -> None:
+        func = node.func
+        name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
+        if name in OPTIMIZER_REMAPPING_CALLS:
+            for arg in list(node.args) + [kw.value for kw in node.keywords or []]:
+                for value in _optimizers_in(flow.value(arg)):
+                    self._remapped.add(id(value.node))
+
+    def on_function_end(self, flow: Flow) -> None:
+        reported: Set[int] = set()
+        for seq, optimizer in flow.optimizers:
+            if id(optimizer.node) in self._remapped or id(optimizer.node) in reported:
+                continue
+            for event in flow.events:
+                if event.seq < seq:
+                    continue
+                owner = next((o for o in optimizer.over if path_covers(o, event.target) or path_covers(event.target, o)), None)
+                if owner is not None:
+                    reported.add(id(optimizer.node))
+                    fields = {"cls": optimizer.cls_name, "owner": owner.display, "line": event.node.lineno}
+                    self.report(optimizer.node, self.message.format(**fields))
+                    break
+
+
+def _optimizers_in(value: Value, depth: int = 0) -> List[Optimizer]:
+    if isinstance(value, Optimizer):
+        return [value]
+    if isinstance(value, Container) and depth < 4:
+        return [o for item in value.items for o in _optimizers_in(item, depth + 1)]
+    return []
