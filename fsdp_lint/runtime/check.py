@@ -1,0 +1,83 @@
+"""The base class of the runtime checks in ``runtime_checks/`` and the events they listen to.
+
+The guard patches a handful of torch places once (``patches.py``) and turns each call into an
+event; a check overrides the ``on_*`` methods of the events it needs and nothing else, so the
+guard installs only the patch points that some enabled check listens to.
+"""
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+import torch.nn as nn
+
+EVENTS: Tuple[str, ...] = (
+    "on_shard",  # (params, modules) before fully_shard turns a unit's parameters into DTensors
+    "on_sharded",  # (group, params) after: the unit's FSDPParamGroup exists
+    "on_root_init",  # (root, states) first forward of a root, before FSDP's lazy init/all-gather
+    "on_ranks_agreed",  # (records,) every rank's first-forward record, the same list on every rank
+    "on_iteration_start",  # (root, state) every forward of a root: keep it to a few attribute reads
+    "on_forward",  # (module,) forward body of an FSDP module: per module per step
+    "on_optimizer_init",  # (optimizer,) an optimizer was constructed
+    "on_step",  # (optimizer,) before every optimizer.step(): keep it to a few attribute reads
+    "on_save",  # (obj,) torch.save(obj, ...) is about to write
+    "on_materialized",  # (module,) module.to_empty(...) allocated storage for meta tensors
+    "on_params_changed",  # (module,) an FSDP-managed module registered or converted parameters
+    "on_fsdp1_call",  # (name, args) an FSDP1 static method was called
+    "attribute_hint",  # (module, name) an attribute lookup failed on an FSDP2 module
+)
+
+
+class RuntimeCheck:
+    """One contract enforced at run time; subclasses set ``code``, ``name`` and maybe ``severity``."""
+
+    code: str = ""
+    name: str = ""
+    severity: str = "error"
+
+    def __init__(self, guard: Any) -> None:
+        self.guard = guard
+
+    def report(self, detail: str, fix: str, key: Optional[str] = None, rank_local: bool = True) -> None:
+        """Raise or warn (see ``Reporter.report``); ``rank_local=False`` when all ranks see it."""
+        self.guard.reporter.report(self, detail, fix, key=key, rank_local=rank_local)
+
+    def listens_to(self) -> List[str]:
+        return [event for event in EVENTS if getattr(type(self), event) is not getattr(RuntimeCheck, event)]
+
+    def on_shard(self, params: Sequence[nn.Parameter], modules: Sequence[nn.Module]) -> None:
+        pass
+
+    def on_sharded(self, group: Any, params: Sequence[nn.Parameter]) -> None:
+        pass
+
+    def on_root_init(self, root: nn.Module, states: Sequence[Any]) -> None:
+        pass
+
+    def on_ranks_agreed(self, records: Sequence[dict]) -> None:
+        pass
+
+    def on_iteration_start(self, root: nn.Module, state: Any) -> None:
+        pass
+
+    def on_forward(self, module: nn.Module) -> None:
+        pass
+
+    def on_optimizer_init(self, optimizer: Any) -> None:
+        pass
+
+    def on_step(self, optimizer: Any) -> None:
+        pass
+
+    def on_save(self, obj: Any) -> None:
+        pass
+
+    def on_materialized(self, module: nn.Module) -> None:
+        pass
+
+    def on_params_changed(self, module: nn.Module) -> None:
+        pass
+
+    def on_fsdp1_call(self, name: str, args: Sequence[Any]) -> None:
+        pass
+
+    def attribute_hint(self, module: nn.Module, name: str) -> Optional[str]:
+        return None

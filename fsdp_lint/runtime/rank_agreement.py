@@ -1,0 +1,108 @@
+"""Cross-rank agreement through the c10d store, never through a collective.
+
+Ranks may already have diverged when the guard looks (that is often what it diagnoses), so a
+collective of the guard's own could hang. The store is reachable whatever the ranks are doing,
+and every wait on it is bounded. Keys carry the torchelastic run id and restart count so that an
+elastic restart never reads the previous attempt's keys.
+"""
+
+import json
+import os
+import threading
+import warnings
+from datetime import timedelta
+from typing import Any, Dict, List, Optional, Set
+
+from fsdp_lint.runtime import torch_shims
+from fsdp_lint.runtime.reporter import Finding
+
+
+def _namespace() -> str:
+    run_id = os.environ.get("TORCHELASTIC_RUN_ID", "local")
+    restart = os.environ.get("TORCHELASTIC_RESTART_COUNT", "0")
+    return f"fsdp_lint/{run_id}/{restart}/"
+
+
+class RankAgreement:
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
+        self._lock = threading.Lock()
+        self._exchanges = 0
+        self._seen: Set[int] = set()
+        self._warned_timeout = False
+
+    def _store(self) -> Optional[Any]:
+        try:
+            return torch_shims.default_store()
+        except Exception:  # no store (single process, or a backend without one): nothing to share
+            return None
+
+    def publish(self, finding: Finding) -> None:
+        """Make a rank-local error visible to the other ranks before this rank raises it."""
+        store = self._store()
+        if store is None:
+            return
+        ns = _namespace()
+        try:
+            index = store.add(ns + "findings", 1) - 1
+            with self._lock:
+                self._seen.add(index)
+            store.set(f"{ns}finding/{index}", json.dumps(finding.to_json()))
+        except Exception as exc:  # the store is gone: the peers will see FSDP's own error instead
+            warnings.warn(f"fsdp-lint: could not publish {finding.code} to the other ranks: {exc}", RuntimeWarning)
+
+    def peer_findings(self, known: Set[Any], wait_s: float = 0.0) -> List[Finding]:
+        """Findings other ranks published that this rank has not raised itself, oldest first."""
+        store = self._store()
+        if store is None:
+            return []
+        ns = _namespace()
+        found = []
+        try:
+            count = store.add(ns + "findings", 0)
+            for index in range(count):
+                with self._lock:
+                    if index in self._seen:
+                        continue
+                key = f"{ns}finding/{index}"
+                store.wait([key], timedelta(seconds=max(wait_s, 1.0)))
+                finding = Finding.from_json(json.loads(store.get(key)))
+                with self._lock:
+                    self._seen.add(index)
+                if (finding.code, finding.key) not in known:
+                    found.append(finding)
+        except Exception:  # store unreachable: nothing more to learn
+            pass
+        return found
+
+    def exchange(self, record: Dict[str, Any]) -> List[Dict[str, Any]]:
+        """Each rank's record for this root's first forward; only our own after a timeout.
+
+        Every rank calls this at the same point of the program (the first forward of each root,
+        before FSDP's first all-gather), so the n-th exchange of each rank pairs up.
+        """
+        import torch.distributed as dist
+
+        store = self._store()
+        if store is None:
+            return [record]
+        with self._lock:
+            self._exchanges += 1
+            number = self._exchanges
+        prefix = f"{_namespace()}first_forward/{number}/"
+        world = dist.get_world_size()
+        keys = [f"{prefix}{rank}" for rank in range(world)]
+        try:
+            store.set(keys[dist.get_rank()], json.dumps(record))
+            store.wait(keys, timedelta(seconds=self.timeout_s))
+            return [json.loads(store.get(key)) for key in keys]
+        except Exception as exc:
+            if not self._warned_timeout:
+                self._warned_timeout = True
+                warnings.warn(
+                    f"fsdp-lint: not every rank reached the first forward within {self.timeout_s:.0f} s "
+                    f"({exc}); cross-rank checks skipped. Ranks that build different models or "
+                    "shard differently hang in FSDP's first all-gather.",
+                    RuntimeWarning,
+                )
+            return [record]

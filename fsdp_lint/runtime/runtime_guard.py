@@ -1,0 +1,84 @@
+"""The guard object: settings, reporter, checks and patches of one ``enable()``."""
+
+import os
+import socket
+from typing import Any, Dict, List, Optional
+
+import torch
+
+from fsdp_lint.runtime import patches, torch_shims
+from fsdp_lint.runtime.config import Config
+from fsdp_lint.runtime.dispatch import Dispatcher, load_check_classes
+from fsdp_lint.runtime.rank_agreement import RankAgreement
+from fsdp_lint.runtime.reporter import Finding, Reporter, current_rank
+
+
+class Guard:
+    def __init__(self, config: Config) -> None:
+        torch_shims.resolve()
+        self.config = config
+        self.agreement = RankAgreement(config.timeout_s)
+        self.reporter = Reporter(config, self.agreement)
+        checks = [cls(self) for cls in load_check_classes() if not config.ignores(cls.code)]
+        self.dispatcher = Dispatcher(checks)
+        self.patcher = patches.Patcher()
+        self.facts: Dict[str, Any] = {}
+
+    def install(self) -> None:
+        try:
+            patches.install(self)
+        except BaseException:
+            self.patcher.undo()
+            raise
+
+    def uninstall(self) -> None:
+        self.patcher.undo()
+
+    def root_init(self, state: Any) -> None:
+        """First forward of a root: run the one-time checks, agree across ranks, then raise.
+
+        Rank-local verdicts (a meta-init fingerprint, a device) are exchanged through the store
+        before anyone raises, so that every rank stops with the same error at the same point
+        instead of one rank raising while the others wait in FSDP's first all-gather.
+        """
+        modules = torch_shims.state_modules(state)
+        if len(modules) != 1:  # FSDP itself rejects a grouped root with a clear message
+            return
+        root = modules[0]
+        states: List[Any] = []
+        for module in root.modules():
+            found = torch_shims.state_of(module)
+            if found is not None and not any(found is s for s in states):
+                states.append(found)
+        self.facts = {}
+        self.reporter.start_collecting()
+        try:
+            self.dispatcher.emit("on_root_init", root, states)
+        finally:
+            findings = self.reporter.stop_collecting()
+        if torch.compiler.is_compiling():
+            return
+        record = {
+            "rank": current_rank(),
+            "host": socket.gethostname(),
+            "local_rank": os.environ.get("LOCAL_RANK"),
+            "facts": self.facts,
+            "findings": [finding.to_json() for finding in findings],
+        }
+        records = self.agreement.exchange(record)
+        self.dispatcher.emit("on_ranks_agreed", records)
+        for each in sorted(records, key=lambda r: r["rank"]):
+            if each["findings"]:
+                first = Finding.from_json(each["findings"][0])
+                self.reporter.raise_as_own(first)
+
+    def after_failure(self, exc: BaseException) -> None:
+        """A forward failed: if a peer rank published a finding, stop with it instead."""
+        if self.config.mode != "raise" or not isinstance(exc, RuntimeError) or hasattr(exc, "code"):
+            return
+        found = self.agreement.peer_findings(self.reporter.raised, wait_s=min(self.config.timeout_s, 5.0))
+        if found:
+            self.reporter.raise_as_own(found[0], exc)
+
+
+_active: Optional[Guard] = None

@@ -1,0 +1,224 @@
+"""Every private torch name the guard touches, looked up in this one module.
+
+FSDP2's internals move between releases (``torch.distributed._composable.fsdp`` became
+``torch.distributed.fsdp._fully_shard`` in 2.6, ``_fsdp_param_group`` became a list in 2.13, ...).
+A torch upgrade should be a change to this file only; a name that cannot be found makes the
+checks that need it step aside, announced by one warning, instead of breaking training.
+"""
+
+import importlib
+import warnings
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import torch
+import torch.nn as nn
+
+_PLACES: Dict[str, Tuple[Tuple[str, str], ...]] = {
+    "FSDPModule": (
+        ("torch.distributed.fsdp", "FSDPModule"),
+        ("torch.distributed._composable.fsdp", "FSDPModule"),
+    ),
+    "FSDPState": (
+        ("torch.distributed.fsdp._fully_shard._fsdp_state", "FSDPState"),
+        ("torch.distributed._composable.fsdp._fsdp_state", "FSDPState"),
+    ),
+    "FSDPParamGroup": (
+        ("torch.distributed.fsdp._fully_shard._fsdp_param_group", "FSDPParamGroup"),
+        ("torch.distributed._composable.fsdp._fsdp_param_group", "FSDPParamGroup"),
+    ),
+    "TrainingState": (
+        ("torch.distributed.fsdp._fully_shard._fsdp_common", "TrainingState"),
+        ("torch.distributed._composable.fsdp._fsdp_common", "TrainingState"),
+    ),
+    "ShardedState": (
+        ("torch.distributed.fsdp._fully_shard._fsdp_param", "ShardedState"),
+        ("torch.distributed._composable.fsdp._fsdp_param", "ShardedState"),
+    ),
+    "module_state_mapping": (("torch.distributed._composable_state", "_module_state_mapping"),),
+    "DTensor": (
+        ("torch.distributed.tensor", "DTensor"),
+        ("torch.distributed._tensor", "DTensor"),
+    ),
+    "FullyShardedDataParallel": (("torch.distributed.fsdp", "FullyShardedDataParallel"),),
+    "get_default_store": (("torch.distributed.distributed_c10d", "_get_default_store"),),
+}
+
+_found: Dict[str, Any] = {}
+missing: List[str] = []
+
+
+def resolve() -> None:
+    """Import what this torch has; warn once about what it lacks (the guard then does less)."""
+    if _found or missing:
+        return
+    for key, places in _PLACES.items():
+        for module_name, attr in places:
+            try:
+                _found[key] = getattr(importlib.import_module(module_name), attr)
+                break
+            except (ImportError, AttributeError):
+                continue
+        else:
+            missing.append(key)
+    if missing:
+        warnings.warn(
+            f"fsdp-lint runtime guard: torch {torch.__version__} lacks {', '.join(missing)}; "
+            "the checks that need them are off.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
+def get(key: str) -> Any:
+    """The resolved object, or None when this torch version does not have it."""
+    return _found.get(key)
+
+
+# --- FSDP state and parameter-group accessors -------------------------------------------------
+
+
+def state_of(module: nn.Module) -> Optional[Any]:
+    """The FSDPState managing ``module`` (its own unit), or None."""
+    ref = _found["module_state_mapping"].get(module)
+    state = ref() if ref is not None else None
+    return state if isinstance(state, _found["FSDPState"]) else None
+
+
+def iter_states() -> Iterator[Any]:
+    """Every live FSDPState of the process, once each."""
+    seen = set()
+    for ref in list(_found["module_state_mapping"].values()):
+        state = ref()
+        if isinstance(state, _found["FSDPState"]) and id(state) not in seen:
+            seen.add(id(state))
+            yield state
+
+
+def param_groups(state: Any) -> List[Any]:
+    groups = getattr(state, "_fsdp_param_groups", None)
+    if groups is None:  # before per-parameter meshes: a single optional group
+        group = getattr(state, "_fsdp_param_group", None)
+        groups = [group] if group is not None else []
+    return list(groups)
+
+
+def fsdp_params(state: Any) -> Iterator[Any]:
+    for group in param_groups(state):
+        yield from group.fsdp_params
+
+
+def group_fsdp_params(group: Any) -> List[Any]:
+    return list(group.fsdp_params)
+
+
+def state_modules(state: Any) -> Tuple[nn.Module, ...]:
+    return tuple(state._modules)
+
+
+def state_device(state: Any) -> torch.device:
+    return state._device
+
+
+def is_idle(state: Any) -> bool:
+    """True between forwards: FSDP's pre-forward hook sets FORWARD, its post-forward sets IDLE."""
+    return state._training_state is _found["TrainingState"].IDLE
+
+
+def is_uninitialised_root(state: Any) -> bool:
+    """The state has not been through lazy init: its first forward as root is about to start."""
+    return state._is_root is None
+
+
+def is_root(state: Any) -> bool:
+    return bool(state._is_root)
+
+
+def is_iteration_root(state: Any) -> bool:
+    """The state is the root and no forward of its tree is in progress."""
+    return bool(state._is_root) and state._state_ctx.iter_forward_root is None
+
+
+def group_is_unsharded(group: Any) -> bool:
+    return group._sharded_state is _found["ShardedState"].UNSHARDED
+
+
+def group_mesh(group: Any) -> Any:
+    return group.mesh_info.mesh
+
+
+def group_mp_policy(group: Any) -> Any:
+    return group.mp_policy
+
+
+def group_module_fqn(group: Any) -> Optional[str]:
+    return getattr(group, "_module_fqn", None)
+
+
+# --- FSDPParam accessors ------------------------------------------------------------------------
+
+
+def param_owner(fsdp_param: Any) -> Tuple[nn.Module, str]:
+    """The module that registers the parameter and the attribute name it uses."""
+    info = fsdp_param._module_info
+    return info.module, info.param_name
+
+
+def param_fqn(fsdp_param: Any) -> Optional[str]:
+    """The parameter's path from the root (set by FSDP at the root's lazy init)."""
+    return getattr(fsdp_param, "_param_fqn", None)
+
+
+def sharded_param(fsdp_param: Any) -> torch.Tensor:
+    return fsdp_param.sharded_param
+
+
+def unsharded_param(fsdp_param: Any) -> Optional[torch.Tensor]:
+    """The plain all-gathered parameter, if FSDP has allocated one."""
+    return getattr(fsdp_param, "_unsharded_param", None)
+
+
+def registered_forms(fsdp_param: Any) -> Tuple[Any, ...]:
+    """The tensors FSDP itself may register on the module: sharded, unsharded, resharded."""
+    return (
+        fsdp_param.sharded_param,
+        getattr(fsdp_param, "_unsharded_param", None),
+        getattr(fsdp_param, "_sharded_post_forward_param", None),
+    )
+
+
+def expected_device(fsdp_param: Any) -> torch.device:
+    """Where the sharded parameter must live: the mesh's device, or CPU under CPU offload."""
+    if getattr(fsdp_param, "offload_to_cpu", False):
+        return torch.device("cpu")
+    return fsdp_param.device
+
+
+def fsdp_placements(fsdp_param: Any) -> Tuple[Any, ...]:
+    return tuple(fsdp_param.sharded_param.placements)
+
+
+# --- hook points ---------------------------------------------------------------------------------
+
+
+def fsdp_classes() -> List[type]:
+    """Every dynamic ``FSDP<Cls>`` class created so far (FSDPModule's direct subclasses)."""
+    base = _found["FSDPModule"]
+    return [cls for cls in base.__subclasses__() if cls.__name__.startswith("FSDP")]
+
+
+def default_store() -> Optional[Any]:
+    """The c10d store of the default process group, or None before ``init_process_group``."""
+    import torch.distributed as dist
+
+    if not (dist.is_available() and dist.is_initialized()):
+        return None
+    getter = _found.get("get_default_store")
+    return getter() if getter is not None else None
+
+
+def is_dtensor(tensor: Any) -> bool:
+    return isinstance(tensor, _found["DTensor"])
+
+
+def local_tensor(tensor: torch.Tensor) -> torch.Tensor:
+    return tensor._local_tensor if is_dtensor(tensor) else tensor
