@@ -24,14 +24,14 @@ class _Record(NamedTuple):
     kind: str  # "_parameters" or "_buffers"
     name: str
     path: str
-    tensor: "weakref.ReferenceType[torch.Tensor]"
+    tensor: torch.Tensor  # not a weakref: torch.utils.swap_tensors refuses weakly referenced tensors
     version: int
     sample: torch.Tensor
 
     def unchanged(self) -> bool:
         owner = self.owner()
         current = getattr(owner, self.kind).get(self.name) if owner is not None else None
-        if current is None or current is not self.tensor():
+        if current is None or current is not self.tensor:
             return False
         local = torch_shims.local_tensor(current)
         return current._version == self.version and torch.equal(_sample(local), self.sample)
@@ -79,7 +79,7 @@ class MetaInitIncomplete(RuntimeCheck):
                         continue
                     path = f"{prefix}.{name}" if prefix else name
                     records.append(
-                        _Record(weakref.ref(sub), kind, name, path, weakref.ref(tensor), tensor._version, _sample(local))
+                        _Record(weakref.ref(sub), kind, name, path, tensor, tensor._version, _sample(local))
                     )
         self._pending.append(records)
 

@@ -56,8 +56,10 @@ class OptimizerBeforeShard(RuntimeCheck):
         self._check(optimizer)
 
     def on_step(self, optimizer: Any) -> None:
-        if self._checked.get(optimizer) != _count(optimizer):
+        count = _count(optimizer)
+        if self._checked.get(optimizer) != count:
             self._check(optimizer)
+            self._checked[optimizer] = count
 
     def _check(self, optimizer: Any) -> None:
         replaced: List[Any] = []
@@ -106,4 +108,3 @@ class OptimizerBeforeShard(RuntimeCheck):
                 key=f"{kind}:{_param_name(unsharded[0])}",
                 rank_local=False,
             )
-        self._checked[optimizer] = total

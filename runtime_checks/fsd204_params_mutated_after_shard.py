@@ -14,7 +14,7 @@ def _problem(fsdp_param: Any, baseline: tuple) -> Optional[str]:
     module, name = torch_shims.param_owner(fsdp_param)
     current = torch_shims.sharded_param(fsdp_param)
     registered = module._parameters.get(name)
-    if current is not original() or not any(registered is form for form in torch_shims.registered_forms(fsdp_param)):
+    if current is not original or not any(registered is form for form in torch_shims.registered_forms(fsdp_param)):
         return "replaced by another tensor"
     if not torch_shims.is_dtensor(current):
         return "replaced by a plain tensor"
@@ -61,7 +61,8 @@ class ParamsMutatedAfterShard(RuntimeCheck):
     def on_sharded(self, group: Any, params: Sequence[nn.Parameter]) -> None:
         for fsdp_param in torch_shims.group_fsdp_params(group):
             param = torch_shims.sharded_param(fsdp_param)
-            self._baseline[fsdp_param] = (weakref.ref(param), param.dtype, param.device_mesh, tuple(param.placements))
+            # the tensor itself, not a weakref: torch.utils.swap_tensors refuses weakly referenced tensors
+            self._baseline[fsdp_param] = (param, param.dtype, param.device_mesh, tuple(param.placements))
 
     def on_params_changed(self, module: nn.Module) -> None:
         self._dirty = True

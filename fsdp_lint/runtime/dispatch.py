@@ -60,8 +60,8 @@ class Dispatcher:
             except Exception as exc:
                 self.disable(check, event, exc)
 
-    def first_answer(self, event: str, *args: Any) -> Optional[Any]:
-        """The first non-None result of a query event (``attribute_hint``)."""
+    def first_answer(self, event: str, *args: Any) -> Optional[Tuple[RuntimeCheck, Any]]:
+        """The first check with a non-None answer to a query event (``attribute_hint``), and its answer."""
         for check, handler in self.listeners[event]:
             try:
                 answer = handler(*args)
@@ -71,7 +71,7 @@ class Dispatcher:
                 self.disable(check, event, exc)
                 continue
             if answer is not None:
-                return answer
+                return check, answer
         return None
 
     def disable(self, check: RuntimeCheck, event: str, exc: BaseException) -> None:

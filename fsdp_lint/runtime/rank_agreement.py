@@ -23,12 +23,16 @@ def _namespace() -> str:
     return f"fsdp_lint/{run_id}/{restart}/"
 
 
+# Per process, not per enable(): the store outlives a guard, and the n-th exchange of every
+# rank must pair up however often the guard was switched off and on in between.
+_lock = threading.Lock()
+_exchanges = 0
+_seen: Set[int] = set()
+
+
 class RankAgreement:
     def __init__(self, timeout_s: float) -> None:
         self.timeout_s = timeout_s
-        self._lock = threading.Lock()
-        self._exchanges = 0
-        self._seen: Set[int] = set()
         self._warned_timeout = False
 
     def _store(self) -> Optional[Any]:
@@ -45,8 +49,8 @@ class RankAgreement:
         ns = _namespace()
         try:
             index = store.add(ns + "findings", 1) - 1
-            with self._lock:
-                self._seen.add(index)
+            with _lock:
+                _seen.add(index)
             store.set(f"{ns}finding/{index}", json.dumps(finding.to_json()))
         except Exception as exc:  # the store is gone: the peers will see FSDP's own error instead
             warnings.warn(f"fsdp-lint: could not publish {finding.code} to the other ranks: {exc}", RuntimeWarning)
@@ -61,14 +65,14 @@ class RankAgreement:
         try:
             count = store.add(ns + "findings", 0)
             for index in range(count):
-                with self._lock:
-                    if index in self._seen:
+                with _lock:
+                    if index in _seen:
                         continue
                 key = f"{ns}finding/{index}"
                 store.wait([key], timedelta(seconds=max(wait_s, 1.0)))
                 finding = Finding.from_json(json.loads(store.get(key)))
-                with self._lock:
-                    self._seen.add(index)
+                with _lock:
+                    _seen.add(index)
                 if (finding.code, finding.key) not in known:
                     found.append(finding)
         except Exception:  # store unreachable: nothing more to learn
@@ -86,9 +90,10 @@ class RankAgreement:
         store = self._store()
         if store is None:
             return [record]
-        with self._lock:
-            self._exchanges += 1
-            number = self._exchanges
+        global _exchanges
+        with _lock:
+            _exchanges += 1
+            number = _exchanges
         prefix = f"{_namespace()}first_forward/{number}/"
         world = dist.get_world_size()
         keys = [f"{prefix}{rank}" for rank in range(world)]

@@ -1,0 +1,81 @@
+"""Launch a function on 2 CPU ranks (gloo, real ``fully_shard``) and collect each rank's result.
+
+The parent process hosts the c10d TCPStore, as torchrun's agent does, so the store outlives a
+rank that stops; ports come from the OS. Spawning is the expensive part of the suite, so tests
+batch many scenarios into one launch.
+"""
+
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import traceback
+from typing import Any, Dict, List
+
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+WORLD = 2
+
+
+def _load(path: str) -> Any:
+    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _entry(rank: int, port: int, path: str, function: str, payload: Any, out_dir: str, env: Dict[str, str]) -> None:
+    os.environ.update(env)
+    os.environ.update({"RANK": str(rank), "LOCAL_RANK": str(rank), "WORLD_SIZE": str(WORLD)})
+    result: Dict[str, Any]
+    code = 0
+    try:
+        store = dist.TCPStore("127.0.0.1", port, WORLD, is_master=False)
+        dist.init_process_group("gloo", store=store, rank=rank, world_size=WORLD)
+        result = {"ok": True, "value": getattr(_load(path), function)(rank, payload)}
+    except BaseException as exc:  # reported to the parent, which asserts on it
+        result = {"ok": False, "type": type(exc).__name__, "code": getattr(exc, "code", None), "message": str(exc),
+                  "traceback": traceback.format_exc()}
+        code = 1
+    with open(os.path.join(out_dir, f"rank{rank}.json"), "w") as handle:
+        json.dump(result, handle)
+    if code:
+        os._exit(code)  # like an uncaught error: the peers see this rank's connections close
+    dist.destroy_process_group()
+
+
+def run_ranks(path: str, function: str, payload: Any = None, timeout_s: float = 120.0,
+              env: Dict[str, str] = None) -> List[Dict[str, Any]]:
+    """Run ``function(rank, payload)`` from file ``path`` on 2 ranks; per-rank result dicts."""
+    env = {"FSDP_LINT_RUNTIME_TIMEOUT": "10", "OMP_NUM_THREADS": "1", **(env or {})}
+    store = dist.TCPStore("127.0.0.1", 0, WORLD + 1, is_master=True, wait_for_workers=False)
+    context = mp.get_context("spawn")
+    with tempfile.TemporaryDirectory() as out_dir:
+        procs = [
+            context.Process(target=_entry, args=(rank, store.port, path, function, payload, out_dir, env))
+            for rank in range(WORLD)
+        ]
+        for proc in procs:
+            proc.start()
+        for proc in procs:
+            proc.join(timeout_s)
+        hung = [proc for proc in procs if proc.is_alive()]
+        for proc in hung:
+            proc.kill()
+            proc.join()
+        results = []
+        for rank, proc in enumerate(procs):
+            file = os.path.join(out_dir, f"rank{rank}.json")
+            if os.path.exists(file):
+                with open(file) as handle:
+                    result = json.load(handle)
+            else:
+                result = {"ok": False, "type": "NoResult", "message": f"rank {rank} wrote nothing"}
+            result["exitcode"] = proc.exitcode
+            result["hung"] = proc in hung
+            results.append(result)
+    del store
+    return results

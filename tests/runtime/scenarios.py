@@ -1,0 +1,363 @@
+"""Training scenarios run on 2 real gloo ranks: one violation or one correct pattern each.
+
+``run_scenarios`` runs a list of them inside one process group and returns, per scenario, the
+contract error raised (its code), the contract warnings emitted and any other exception, so
+that one spawn covers the whole catalogue. Each scenario must fail or succeed at the same
+point on both ranks, so no collective is left waiting when it ends.
+"""
+
+import os
+import threading
+import warnings
+from typing import Any, Callable, Dict, List
+
+import torch
+import torch.distributed as dist
+import torch.distributed.checkpoint as dcp
+import torch.nn as nn
+from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, set_model_state_dict
+from torch.distributed.fsdp import FullyShardedDataParallel, MixedPrecisionPolicy, fully_shard, register_fsdp_forward_method
+from torch.utils.checkpoint import checkpoint
+
+import fsdp_lint.runtime
+from fsdp_lint.runtime_errors import FSDPContractError, FSDPContractWarning
+
+DIM = 16
+
+
+class Block(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(DIM, DIM)
+        self.fc2 = nn.Linear(DIM, DIM)
+
+    def forward(self, h: torch.Tensor) -> torch.Tensor:
+        return h + self.fc2(torch.relu(self.fc1(h)))
+
+
+class Model(nn.Module):
+    def __init__(self, blocks: int = 3) -> None:
+        super().__init__()
+        self.inp = nn.Linear(8, DIM)
+        self.layers = nn.ModuleList(Block() for _ in range(blocks))
+        self.out = nn.Linear(DIM, 1)
+        self.checkpointed = False
+        self.bypass_child = False
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.inp(x)
+        for i, block in enumerate(self.layers):
+            if self.bypass_child and i == 0:
+                h = block.forward(h)
+            elif self.checkpointed:
+                h = checkpoint(block, h, use_reentrant=False)
+            else:
+                h = block(h)
+        return self.out(h)
+
+    def generate(self, x: torch.Tensor) -> torch.Tensor:
+        return self.forward(x).sigmoid()
+
+
+def build(seed: int = 0, shard: bool = True, **shard_kwargs: Any) -> Model:
+    torch.manual_seed(seed)
+    model = Model()
+    if shard:
+        for block in model.layers:
+            fully_shard(block, **shard_kwargs)
+        fully_shard(model, **shard_kwargs)
+    return model
+
+
+def batch(rank: int, step: int = 0) -> torch.Tensor:
+    return torch.randn(4, 8, generator=torch.Generator().manual_seed(100 * step + rank))
+
+
+def train(model: nn.Module, optimizer: torch.optim.Optimizer, rank: int, steps: int = 3) -> List[float]:
+    losses = []
+    for step in range(steps):
+        loss = model(batch(rank, step)).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses
+
+
+# --- violations ------------------------------------------------------------------------------
+
+
+def fsd201_direct_forward(rank: int, tmp: str) -> None:
+    build().forward(batch(rank))
+
+
+def fsd201_after_nograd_forward(rank: int, tmp: str) -> None:
+    model = build()
+    with torch.no_grad():
+        model(batch(rank))
+    model.forward(batch(rank)).sum().backward()
+
+
+def fsd201_after_unshard(rank: int, tmp: str) -> None:
+    model = build()
+    model.unshard()
+    model.forward(batch(rank)).sum().backward()
+
+
+def fsd201_child_forward(rank: int, tmp: str) -> None:
+    model = build()
+    model.bypass_child = True
+    model(batch(rank))
+
+
+def fsd101_root_only(rank: int, tmp: str) -> None:
+    torch.manual_seed(0)
+    model = Model()
+    fully_shard(model)
+    model(batch(rank)).sum().backward()
+
+
+def fsd102_child_after_parent(rank: int, tmp: str) -> None:
+    model = Model()
+    fully_shard(model)
+    fully_shard(model.layers[0])
+
+
+def fsd202_before_shard(rank: int, tmp: str) -> None:
+    model = build(shard=False)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)
+    train(model, optimizer, rank, steps=1)
+
+
+def fsd202_after_forward(rank: int, tmp: str) -> None:
+    model = build()
+    model(batch(rank))
+    torch.optim.AdamW(model.parameters())
+
+
+def fsd301_save(rank: int, tmp: str) -> bool:
+    model = build()
+    path = os.path.join(tmp, f"sharded{rank}.pt")
+    try:
+        torch.save({"model": model.state_dict()}, path)
+    finally:
+        written = os.path.exists(path)
+    return written
+
+
+def fsd301_save_nothing_written(rank: int, tmp: str) -> bool:
+    """Raise mode: the file must not exist afterwards."""
+    path = os.path.join(tmp, f"nothing{rank}.pt")
+    try:
+        torch.save(build().state_dict(), path)
+    except FSDPContractError:
+        return not os.path.exists(path)
+    return False
+
+
+def fsd105_to_empty_without_init(rank: int, tmp: str) -> None:
+    with torch.device("meta"):
+        model = Model()
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)
+    model.to_empty(device="cpu")
+    model(batch(rank))
+
+
+def fsd105_still_on_meta(rank: int, tmp: str) -> None:
+    with torch.device("meta"):
+        model = Model()
+    model.register_buffer("scale", torch.ones(DIM, device="meta"))
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)
+    model(batch(rank))
+
+
+def fsd204_recast(rank: int, tmp: str) -> None:
+    model = build()
+    model.to(torch.float64)
+    model(batch(rank).double())
+
+
+def fsd204_replaced(rank: int, tmp: str) -> None:
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    train(model, optimizer, rank, steps=1)
+    model.layers[1].fc1.weight = nn.Parameter(torch.zeros(DIM, DIM))
+    model(batch(rank))
+
+
+def fsd203_no_sync(rank: int, tmp: str) -> bool:
+    model = build()
+    if hasattr(model, "no_sync"):
+        return False
+    with model.no_sync():
+        pass
+    return True
+
+
+def fsd203_summon_full_params(rank: int, tmp: str) -> None:
+    model = build()
+    with FullyShardedDataParallel.summon_full_params(model):
+        pass
+
+
+def fsd203_clip_grad_norm(rank: int, tmp: str) -> None:
+    FullyShardedDataParallel.clip_grad_norm_(build(), 1.0)
+
+
+def fsd203_state_dict_type(rank: int, tmp: str) -> None:
+    from torch.distributed.fsdp import StateDictType
+
+    with FullyShardedDataParallel.state_dict_type(build(), StateDictType.FULL_STATE_DICT):
+        pass
+
+
+# --- correct patterns --------------------------------------------------------------------------
+
+
+def clean_training(rank: int, tmp: str) -> List[float]:
+    """Bottom-up sharding, optimizer after, accumulation, prefetching, AC, a registered method."""
+    model = build()
+    model.checkpointed = True
+    blocks = list(model.layers)
+    for before, after in zip(blocks, blocks[1:]):
+        before.set_modules_to_forward_prefetch([after])
+        after.set_modules_to_backward_prefetch([before])
+    register_fsdp_forward_method(model, "generate")
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    losses = []
+    for step in range(2):
+        for micro in range(2):
+            model.set_requires_gradient_sync(micro == 1)
+            loss = model(batch(rank, 2 * step + micro)).pow(2).mean()
+            loss.backward()
+            losses.append(loss.item())
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        optimizer.zero_grad()
+    with torch.no_grad():
+        model.generate(batch(rank))
+    model.reshard()
+    return losses
+
+
+def clean_mixed_precision(rank: int, tmp: str) -> List[float]:
+    policy = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+    model = build(mp_policy=policy)
+    return train(model, torch.optim.AdamW(model.parameters()), rank, steps=2)
+
+
+def clean_checkpointing(rank: int, tmp: str) -> None:
+    """DCP save/load, and a full state dict gathered on every rank and saved on rank 0."""
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    train(model, optimizer, rank, steps=1)
+    dcp.save({"model": get_model_state_dict(model)}, checkpoint_id=os.path.join(tmp, "dcp"))
+    restored = build(seed=1)
+    state = {"model": get_model_state_dict(restored)}
+    dcp.load(state, checkpoint_id=os.path.join(tmp, "dcp"))
+    set_model_state_dict(restored, state["model"])
+    full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+    if rank == 0:
+        torch.save(full, os.path.join(tmp, "full.pt"))
+    train(restored, torch.optim.SGD(restored.parameters(), lr=0.1), rank, steps=1)
+
+
+def clean_meta_init(rank: int, tmp: str) -> List[float]:
+    with torch.device("meta"):
+        model = Model()
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)
+    model.to_empty(device="cpu")
+    for module in model.modules():
+        if isinstance(module, nn.Linear):
+            module.reset_parameters()
+    return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=1)
+
+
+def clean_compile(rank: int, tmp: str) -> List[float]:
+    torch.manual_seed(0)
+    model = Model()
+    for block in model.layers:
+        block.compile(backend="eager")
+        fully_shard(block)
+    fully_shard(model)
+    return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=2)
+
+
+def clean_threads(rank: int, tmp: str) -> List[float]:
+    """Training in a worker thread while another thread saves plain tensors."""
+    result: Dict[str, Any] = {}
+
+    def loop() -> None:
+        model = build()
+        result["losses"] = train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=2)
+
+    def saver() -> None:
+        for i in range(5):
+            torch.save({"x": torch.ones(3)}, os.path.join(tmp, f"plain{rank}_{i}.pt"))
+
+    threads = [threading.Thread(target=loop), threading.Thread(target=saver)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return result["losses"]
+
+
+SCENARIOS: Dict[str, Callable[[int, str], Any]] = {
+    name: value for name, value in globals().items() if name.startswith(("fsd", "clean_")) and callable(value)
+}
+
+
+def run_scenarios(rank: int, payload: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
+    results = {}
+    for name in payload["names"]:
+        entry: Dict[str, Any] = {"error": None, "warnings": [], "other": None, "value": None, "message": None}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with fsdp_lint.runtime.guard(mode=payload["mode"]):
+                try:
+                    entry["value"] = SCENARIOS[name](rank, payload["tmp"])
+                except FSDPContractError as exc:
+                    entry["error"], entry["message"] = exc.code, str(exc)
+                except Exception as exc:
+                    entry["other"] = f"{type(exc).__name__}: {exc}"[:300]
+        for warning in caught:
+            if isinstance(warning.message, FSDPContractWarning):
+                entry["warnings"].append(warning.message.code)
+                entry["message"] = entry["message"] or str(warning.message)
+            elif "fsdp-lint" in str(warning.message):
+                entry["warnings"].append(f"internal: {warning.message}"[:300])
+        results[name] = entry
+    return results
+
+
+def compare_guarded_losses(rank: int, payload: Any) -> Dict[str, List[float]]:
+    """The same loop unguarded and guarded; the losses must be bit-identical."""
+    fsdp_lint.runtime.disable()
+    plain_model = build()
+    plain = train(plain_model, torch.optim.AdamW(plain_model.parameters(), lr=1e-2), rank, steps=4)
+    with fsdp_lint.runtime.guard(mode="raise"):
+        guarded_model = build()
+        guarded = train(guarded_model, torch.optim.AdamW(guarded_model.parameters(), lr=1e-2), rank, steps=4)
+    return {"plain": [float.hex(v) for v in plain], "guarded": [float.hex(v) for v in guarded]}
+
+
+def rank0_saves_sharded(rank: int, payload: Any) -> None:
+    """Only rank 0 violates; rank 1 goes on training and must stop with the same error."""
+    fsdp_lint.runtime.enable(mode="raise")
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    train(model, optimizer, rank, steps=1)
+    if rank == 0:
+        torch.save(model.state_dict(), os.path.join(payload, "rank0.pt"))
+    train(model, optimizer, rank, steps=3)
+    dist.barrier()
