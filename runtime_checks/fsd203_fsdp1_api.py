@@ -78,5 +78,5 @@ class Fsdp1Api(RuntimeCheck):
             f"`FullyShardedDataParallel.{name}` was called on {naming.describe(module)}, which is sharded "
             f"with FSDP2's fully_shard: {consequence}.",
             REPLACEMENTS[name],
-            key=name,
+            key=REPLACEMENTS[name],  # state_dict_type calls set_state_dict_type: one report
         )

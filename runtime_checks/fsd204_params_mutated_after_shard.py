@@ -82,19 +82,24 @@ class ParamsMutatedAfterShard(RuntimeCheck):
             self._check(list(torch_shims.iter_states()))
 
     def _check(self, states: Sequence[Any]) -> None:
+        problems = []
         for state in states:
             for fsdp_param in torch_shims.fsdp_params(state):
                 baseline = self._baseline.get(fsdp_param)
                 problem = _problem(fsdp_param, baseline) if baseline is not None else None
-                if problem is None:
-                    continue
-                module, name = torch_shims.param_owner(fsdp_param)
-                path = torch_shims.param_fqn(fsdp_param) or naming.param_path(module, name)
-                self.report(
-                    f"parameter `{path}` was {problem} after fully_shard; FSDP keeps communicating its "
-                    "own record of it, so the change is silently lost or breaks the collectives.",
-                    "cast, replace or move parameters before fully_shard (for low-precision compute use "
-                    "`fully_shard(..., mp_policy=MixedPrecisionPolicy(param_dtype=...))`); after "
-                    "fully_shard only change values in place (`with torch.no_grad(): p.copy_(...)`).",
-                    key=path,
-                )
+                if problem is not None:
+                    problems.append((fsdp_param, problem))
+        if not problems:
+            return
+        fsdp_param, problem = problems[0]
+        module, name = torch_shims.param_owner(fsdp_param)
+        path = torch_shims.param_fqn(fsdp_param) or naming.param_path(module, name)
+        others = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        self.report(
+            f"parameter `{path}`{others} was {problem} after fully_shard; FSDP keeps communicating its "
+            "own record of it, so the change is silently lost or breaks the collectives.",
+            "cast, replace or move parameters before fully_shard (for low-precision compute use "
+            "`fully_shard(..., mp_policy=MixedPrecisionPolicy(param_dtype=...))`); after "
+            "fully_shard only change values in place (`with torch.no_grad(): p.copy_(...)`).",
+            key=path,
+        )

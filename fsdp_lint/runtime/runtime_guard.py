@@ -67,10 +67,10 @@ class Guard:
         }
         records = self.agreement.exchange(record)
         self.dispatcher.emit("on_ranks_agreed", records)
-        for each in sorted(records, key=lambda r: r["rank"]):
-            if each["findings"]:
-                first = Finding.from_json(each["findings"][0])
-                self.reporter.raise_as_own(first)
+        agreed = [Finding.from_json(f) for each in sorted(records, key=lambda r: r["rank"]) for f in each["findings"]]
+        if agreed:
+            own = [f for f in findings if (f.code, f.key) == (agreed[0].code, agreed[0].key)]
+            self.reporter.raise_as_own((own or agreed)[0])
 
     def after_failure(self, exc: BaseException) -> None:
         """A forward failed: if a peer rank published a finding, stop with it instead."""

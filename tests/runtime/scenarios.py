@@ -6,6 +6,7 @@ that one spawn covers the whole catalogue. Each scenario must fail or succeed at
 point on both ranks, so no collective is left waiting when it ends.
 """
 
+import contextlib
 import os
 import threading
 import warnings
@@ -317,38 +318,42 @@ SCENARIOS: Dict[str, Callable[[int, str], Any]] = {
 }
 
 
+def _run_one(name: str, mode: Any, tmp: str) -> Dict[str, Any]:
+    entry: Dict[str, Any] = {"error": None, "warnings": [], "other": None, "value": None, "message": None}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with fsdp_lint.runtime.guard(mode=mode) if mode else contextlib.nullcontext():
+            try:
+                entry["value"] = SCENARIOS[name](rank=dist.get_rank(), tmp=tmp)
+            except FSDPContractError as exc:
+                entry["error"], entry["message"] = exc.code, str(exc)
+            except Exception as exc:
+                entry["other"] = f"{type(exc).__name__}: {exc}"[:300]
+    for warning in caught:
+        if isinstance(warning.message, FSDPContractWarning):
+            entry["warnings"].append(warning.message.code)
+            entry["message"] = entry["message"] or str(warning.message)
+        elif "fsdp-lint" in str(warning.message):
+            entry["warnings"].append(f"internal: {warning.message}"[:300])
+    return entry
+
+
 def run_scenarios(rank: int, payload: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
-    results = {}
-    for name in payload["names"]:
-        entry: Dict[str, Any] = {"error": None, "warnings": [], "other": None, "value": None, "message": None}
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            with fsdp_lint.runtime.guard(mode=payload["mode"]):
-                try:
-                    entry["value"] = SCENARIOS[name](rank, payload["tmp"])
-                except FSDPContractError as exc:
-                    entry["error"], entry["message"] = exc.code, str(exc)
-                except Exception as exc:
-                    entry["other"] = f"{type(exc).__name__}: {exc}"[:300]
-        for warning in caught:
-            if isinstance(warning.message, FSDPContractWarning):
-                entry["warnings"].append(warning.message.code)
-                entry["message"] = entry["message"] or str(warning.message)
-            elif "fsdp-lint" in str(warning.message):
-                entry["warnings"].append(f"internal: {warning.message}"[:300])
-        results[name] = entry
-    return results
+    """``payload["jobs"]``: [scenario, mode] pairs; results keyed ``"mode:scenario"``."""
+    return {f"{mode}:{name}": _run_one(name, mode, payload["tmp"]) for name, mode in payload["jobs"]}
 
 
-def compare_guarded_losses(rank: int, payload: Any) -> Dict[str, List[float]]:
+def compare_guarded_losses(rank: int, tmp: str) -> Dict[str, List[str]]:
     """The same loop unguarded and guarded; the losses must be bit-identical."""
-    fsdp_lint.runtime.disable()
     plain_model = build()
     plain = train(plain_model, torch.optim.AdamW(plain_model.parameters(), lr=1e-2), rank, steps=4)
     with fsdp_lint.runtime.guard(mode="raise"):
         guarded_model = build()
         guarded = train(guarded_model, torch.optim.AdamW(guarded_model.parameters(), lr=1e-2), rank, steps=4)
     return {"plain": [float.hex(v) for v in plain], "guarded": [float.hex(v) for v in guarded]}
+
+
+SCENARIOS["compare_guarded_losses"] = compare_guarded_losses
 
 
 def rank0_saves_sharded(rank: int, payload: Any) -> None:

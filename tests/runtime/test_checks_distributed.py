@@ -1,0 +1,133 @@
+"""Every runtime check in a real 2-rank FSDP2 loop (gloo, CPU), in raise and warn mode.
+
+All scenarios share one spawned process group: spawning is what costs time.
+"""
+
+import os
+import tempfile
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from tests.runtime import scenarios  # noqa: E402
+from tests.runtime.distributed import run_ranks  # noqa: E402
+
+SCENARIO_FILE = os.path.join(os.path.dirname(__file__), "scenarios.py")
+
+# scenario -> (code raised in raise mode, torch's own error in warn mode after the warning, if any)
+VIOLATIONS = {
+    "fsd201_direct_forward": ("FSD201", "got mixed torch.Tensor and DTensor"),
+    "fsd201_after_nograd_forward": ("FSD201", None),
+    "fsd201_after_unshard": ("FSD201", None),
+    "fsd201_child_forward": ("FSD201", "got mixed torch.Tensor and DTensor"),
+    "fsd102_child_after_parent": ("FSD102", "TypeError"),
+    "fsd202_before_shard": ("FSD202", None),
+    "fsd202_after_forward": ("FSD202", None),
+    "fsd301_save": ("FSD301", None),
+    "fsd105_to_empty_without_init": ("FSD105", None),
+    "fsd105_still_on_meta": ("FSD105", "should be materialized from meta device"),
+    "fsd204_recast": ("FSD204", None),
+    "fsd204_replaced": ("FSD204", None),
+    "fsd203_summon_full_params": ("FSD203", None),
+    "fsd203_clip_grad_norm": ("FSD203", "_is_root"),
+    "fsd203_state_dict_type": ("FSD203", "KeyError"),
+}
+CLEAN = ["clean_training", "clean_mixed_precision", "clean_checkpointing", "clean_meta_init", "clean_compile",
+         "clean_threads"]
+
+
+@pytest.fixture(scope="module")
+def results():
+    jobs = [[name, mode] for name in VIOLATIONS for mode in ("raise", "warn")]
+    jobs += [["fsd101_root_only", "raise"], ["fsd101_root_only", "warn"], ["fsd203_no_sync", "warn"],
+             ["fsd301_save_nothing_written", "raise"]]
+    jobs += [[name, "raise"] for name in CLEAN] + [["compare_guarded_losses", None]]
+    with tempfile.TemporaryDirectory() as tmp:
+        per_rank = run_ranks(SCENARIO_FILE, "run_scenarios", {"jobs": jobs, "tmp": tmp}, timeout_s=240)
+    for rank, result in enumerate(per_rank):
+        assert result["ok"], f"rank {rank}: {result.get('traceback') or result}"
+    return [result["value"] for result in per_rank]
+
+
+@pytest.mark.parametrize("name", sorted(VIOLATIONS))
+def test_violation_raises_its_code_on_every_rank(results, name):
+    code = VIOLATIONS[name][0]
+    for rank, by_job in enumerate(results):
+        entry = by_job[f"raise:{name}"]
+        assert entry["error"] == code, (rank, entry)
+        assert entry["message"].startswith(f"{code} "), entry["message"]
+        assert f"[rank {rank}" in entry["message"] and "Fix:" in entry["message"]
+        assert f"fsdp-lint rule {code}" in entry["message"]
+
+
+@pytest.mark.parametrize("name", sorted(VIOLATIONS))
+def test_violation_warns_once_in_warn_mode(results, name):
+    code, torch_error = VIOLATIONS[name]
+    for rank, by_job in enumerate(results):
+        entry = by_job[f"warn:{name}"]
+        assert entry["error"] is None and entry["warnings"] == [code], (rank, entry)
+        if torch_error is None:
+            assert entry["other"] is None, entry
+        else:
+            assert torch_error in entry["other"], entry
+
+
+def test_root_only_sharding_warns_even_in_raise_mode(results):
+    for by_job in results:
+        for mode in ("raise", "warn"):
+            entry = by_job[f"{mode}:fsd101_root_only"]
+            assert entry["error"] is None and entry["other"] is None and entry["warnings"] == ["FSD101"], entry
+            assert "`layers`" in entry["message"]
+
+
+def test_messages_name_the_module_path(results):
+    by_job = results[0]
+    assert "`layers.0` (Block)" in by_job["raise:fsd201_child_forward"]["message"]
+    assert "`layers.0`" in by_job["raise:fsd102_child_after_parent"]["message"]
+    assert "`layers.1.fc1.weight`" in by_job["raise:fsd204_replaced"]["message"]
+    assert "obj['model']['inp.weight']" in by_job["raise:fsd301_save"]["message"]
+    assert "set_requires_gradient_sync" in by_job["warn:fsd203_no_sync"]["message"]
+
+
+def test_no_sync_stays_an_attribute_error_that_hasattr_hides(results):
+    for by_job in results:
+        entry = by_job["warn:fsd203_no_sync"]
+        assert entry["error"] == "FSD203", entry  # hasattr() was False first (scenario returns early otherwise)
+
+
+def test_save_writes_nothing_in_raise_mode_and_everything_in_warn_mode(results):
+    for by_job in results:
+        assert by_job["raise:fsd301_save_nothing_written"]["value"] is True
+        assert by_job["warn:fsd301_save"]["value"] is True
+
+
+@pytest.mark.parametrize("name", CLEAN)
+def test_correct_loop_runs_clean(results, name):
+    for rank, by_job in enumerate(results):
+        entry = by_job[f"raise:{name}"]
+        assert entry == {**entry, "error": None, "warnings": [], "other": None}, (rank, entry)
+
+
+def test_guarded_and_unguarded_losses_are_bit_identical(results):
+    for by_job in results:
+        entry = by_job["None:compare_guarded_losses"]
+        assert entry["other"] is None, entry
+        assert entry["value"]["plain"] == entry["value"]["guarded"]
+
+
+def test_violation_seen_by_one_rank_stops_every_rank():
+    """Rank 0 alone saves a sharded state dict; rank 1 must not wait in the next all-gather."""
+    with tempfile.TemporaryDirectory() as tmp:
+        per_rank = run_ranks(SCENARIO_FILE, "rank0_saves_sharded", tmp, timeout_s=60)
+    for rank, result in enumerate(per_rank):
+        assert not result["hung"] and result["exitcode"] != 0, result
+        assert result["code"] == "FSD301", result
+    assert per_rank[1]["message"].startswith("FSD301 save-sharded-state: [rank 1, found on rank 0]")
+
+
+def test_scenario_table_covers_every_runtime_check():
+    codes = {code for code, _ in VIOLATIONS.values()} | {"FSD101"}
+    checks = {name[3:6] for name in os.listdir(os.path.join(os.path.dirname(scenarios.__file__), "..", "..",
+                                                            "runtime_checks")) if name.startswith("fsd")}
+    assert {f"FSD{c}" for c in checks} - codes == {"FSD106"}  # CUDA only: see test_api.py
