@@ -366,3 +366,44 @@ def rank0_saves_sharded(rank: int, payload: Any) -> None:
         torch.save(model.state_dict(), os.path.join(payload, "rank0.pt"))
     train(model, optimizer, rank, steps=3)
     dist.barrier()
+
+
+def _patchable_attributes() -> Dict[str, Any]:
+    """Every attribute the guard may replace, by owner, as object identities."""
+    from torch.distributed.fsdp import FSDPModule
+    from torch.distributed.fsdp._fully_shard._fsdp_param_group import FSDPParamGroup
+    from torch.distributed.fsdp._fully_shard._fsdp_state import FSDPState
+    from torch.optim.optimizer import _global_optimizer_pre_hooks
+
+    owners = [nn.Module, torch.optim.Optimizer, FSDPModule, FSDPState, FSDPParamGroup, FullyShardedDataParallel]
+    owners += FSDPModule.__subclasses__()
+    snapshot = {owner.__qualname__: {k: id(v) for k, v in vars(owner).items()} for owner in owners}
+    snapshot["torch.save"] = id(torch.save)
+    snapshot["torch.serialization.save"] = id(torch.serialization.save)
+    snapshot["optimizer pre-hooks"] = list(_global_optimizer_pre_hooks)
+    return snapshot
+
+
+def enable_disable_restores(rank: int, tmp: str) -> Dict[str, bool]:
+    """disable() puts back every patched attribute and hook; enable/disable/enable cycles work."""
+    fsdp_lint.runtime.disable()
+    build()(batch(rank))  # FSDP<Model>/FSDP<Block> classes exist before enable()
+    before = _patchable_attributes()
+    fsdp_lint.runtime.enable()
+    fsdp_lint.runtime.enable()  # twice: harmless
+    patched = _patchable_attributes() != before
+    build()(batch(rank))
+    fsdp_lint.runtime.disable()
+    restored_once = _patchable_attributes() == before
+    fsdp_lint.runtime.enable()
+    caught_again = False
+    try:
+        build().forward(batch(rank))
+    except FSDPContractError as exc:
+        caught_again = exc.code == "FSD201"
+    fsdp_lint.runtime.disable()
+    return {"patched": patched, "restored": restored_once, "restored_again": _patchable_attributes() == before,
+            "caught_after_cycle": caught_again}
+
+
+SCENARIOS["enable_disable_restores"] = enable_disable_restores

@@ -42,7 +42,8 @@ def results():
     jobs = [[name, mode] for name in VIOLATIONS for mode in ("raise", "warn")]
     jobs += [["fsd101_root_only", "raise"], ["fsd101_root_only", "warn"], ["fsd203_no_sync", "warn"],
              ["fsd301_save_nothing_written", "raise"]]
-    jobs += [[name, "raise"] for name in CLEAN] + [["compare_guarded_losses", None]]
+    jobs += [[name, "raise"] for name in CLEAN]
+    jobs += [["compare_guarded_losses", None], ["enable_disable_restores", None]]
     with tempfile.TemporaryDirectory() as tmp:
         per_rank = run_ranks(SCENARIO_FILE, "run_scenarios", {"jobs": jobs, "tmp": tmp}, timeout_s=240)
     for rank, result in enumerate(per_rank):
@@ -114,6 +115,14 @@ def test_guarded_and_unguarded_losses_are_bit_identical(results):
         entry = by_job["None:compare_guarded_losses"]
         assert entry["other"] is None, entry
         assert entry["value"]["plain"] == entry["value"]["guarded"]
+
+
+def test_disable_restores_everything_enable_touched(results):
+    for by_job in results:
+        entry = by_job["None:enable_disable_restores"]
+        assert entry["other"] is None, entry
+        assert entry["value"] == {"patched": True, "restored": True, "restored_again": True,
+                                  "caught_after_cycle": True}
 
 
 def test_violation_seen_by_one_rank_stops_every_rank():
