@@ -1,15 +1,60 @@
-"""Documentation generated from the catalogue, so that README, `fsdp-lint rule` and SARIF cannot
-disagree. `python -m fsdp_lint.docs` rewrites README.md's rules table in place."""
+"""Documentation generated from the catalogue, so that README, `fsdp-lint rule`, `fsdp-lint rules`
+and SARIF's rule metadata cannot disagree. `python -m fsdp_lint.docs` rewrites README.md's rules
+table in place."""
 
 from __future__ import annotations
 
 import re
 import sys
 from pathlib import Path
+from typing import Dict
 
-from fsdp_lint.catalogue import catalogue
+from fsdp_lint.catalogue import Entry, catalogue
 
 START, END = "<!-- rules-table:start -->", "<!-- rules-table:end -->"
+_HEADING = re.compile(r"^## +(.+?)\s*$", re.M)
+
+
+def sections(doc: str) -> Dict[str, str]:
+    """A doc page's `## Heading` sections by heading; the text before the first one is `""`."""
+    found: Dict[str, str] = {}
+    parts = _HEADING.split(doc.strip())
+    found[""] = parts[0].strip()
+    for heading, body in zip(parts[1::2], parts[2::2]):
+        found[heading] = body.strip()
+    return found
+
+
+def why(entry: Entry) -> str:
+    """The paragraph that says what goes wrong, under either heading the pages use."""
+    page = sections(entry.doc)
+    return page.get("Why is this bad?") or page.get("Why it matters") or entry.summary
+
+
+def rule_page(entry: Entry) -> str:
+    """`fsdp-lint rule CODE`: the contract's page, its options and its runtime twin."""
+    lines = [f"# {entry.name} ({entry.code})", "", f"Severity: {entry.severity}. Enforced by: {entry.enforced_by}.", ""]
+    lines.append(entry.doc.strip())
+    options = _options(entry.code) if entry.static else ()
+    if options:
+        lines += ["", "## Options", f"In `[tool.fsdp-lint.rules.{entry.code}]` of pyproject.toml:"]
+        lines += [f"- `{o.name}`: {o.help} (built in: {', '.join(sorted(o.builtin)) or 'none'})" for o in options]
+    if entry.static and entry.runtime:
+        lines += ["", "## Runtime twin", "`fsdp_lint.runtime.enable()` checks the same contract while training:", ""]
+        lines.append(entry.runtime.doc.strip())
+    return "\n".join(lines) + "\n"
+
+
+def _options(code: str):
+    from fsdp_lint.registry import all_rules
+
+    rule = all_rules().get(code)
+    return rule.OPTIONS if rule is not None else ()
+
+
+def rules_list() -> str:
+    """`fsdp-lint rules`: one line per contract."""
+    return "".join(f"{e.code}  {e.name:<32} {e.enforced_by:<15} {e.summary}\n" for e in catalogue().values())
 
 
 def rules_table() -> str:

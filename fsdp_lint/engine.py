@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import traceback
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Type
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
 from astroid import nodes
 
@@ -18,7 +18,7 @@ from fsdp_lint.analysis.flow import CallListener, Flow
 from fsdp_lint.analysis.project import Project, scopes_of
 from fsdp_lint.files import discover, module_name
 from fsdp_lint.registry import all_rules
-from fsdp_lint.rule import Rule
+from fsdp_lint.rule import Rule, RuleSetting
 from fsdp_lint.selection import Selection
 from fsdp_lint.source import ParsedFile, character_column, decode, parse, read_bytes, unanalysable
 from fsdp_lint.violation import Edit, Violation
@@ -31,6 +31,8 @@ class LintOptions:
     selection: Selection = Selection()
     exclude: Sequence[str] = ()
     respect_gitignore: bool = True
+    rule_settings: Tuple[RuleSetting, ...] = ()  # `[tool.fsdp-lint.rules.CODE]` option values
+    noqa: bool = True  # False where the front end applies `# noqa` itself (flake8)
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ def lint_paths(paths: Sequence[str], options: LintOptions = LintOptions()) -> Li
             texts[found.path] = text
             real_paths[found.path] = found.path
     result = lint_sources(texts, options, is_package_dir=_package_dir_on_disk)
-    result.violations = sorted(set(result.violations + [v for v in failures if options.selection.enabled(v.code)]))
+    result.violations = sorted(set(result.violations + [v for v in failures if options.selection.enabled(v.code, v.path)]))
     result.files += len(failures)
     return result
 
@@ -103,8 +105,8 @@ def lint_sources(
     for file in parsed:
         _collect_facts(project, file, result)
     for file in parsed:
-        _run_rules(project, file, rule_classes, result)
-    result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code)))
+        _run_rules(project, file, rule_classes, result, options)
+    result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     return result
 
 
@@ -139,11 +141,11 @@ def _collect_facts(project: Project, file: ParsedFile, result: LintResult) -> No
 class _RuleRunner(CallListener):
     """Dispatches flow events to the rules of one file, isolating each rule's failures."""
 
-    def __init__(self, file: ParsedFile, rule_classes: Sequence[Type[Rule]], result: LintResult):
+    def __init__(self, file: ParsedFile, rule_classes: Sequence[Type[Rule]], result: LintResult, settings: Sequence[RuleSetting]):
         self.file = file
         self.result = result
         self.found: List[Violation] = []
-        self.rules = [cls(self._report) for cls in rule_classes]
+        self.rules = [cls(self._report).configure(settings) for cls in rule_classes]
         self.call_rules = [r for r in self.rules if type(r).on_call is not Rule.on_call]
         self.end_rules = [r for r in self.rules if type(r).on_function_end is not Rule.on_function_end]
 
@@ -183,10 +185,10 @@ class _RuleRunner(CallListener):
         )
 
 
-def _run_rules(project: Project, file: ParsedFile, rule_classes: Sequence[Type[Rule]], result: LintResult) -> None:
+def _run_rules(project: Project, file: ParsedFile, rule_classes: Sequence[Type[Rule]], result: LintResult, options: LintOptions) -> None:
     if not rule_classes:
         return
-    runner = _RuleRunner(file, rule_classes, result)
+    runner = _RuleRunner(file, rule_classes, result, options.rule_settings)
     for scope in scopes_of(file.tree):
         try:
             Flow(project, scope, runner).run()
@@ -197,7 +199,7 @@ def _run_rules(project: Project, file: ParsedFile, rule_classes: Sequence[Type[R
             result.internal_errors.append(_internal(file.display, "the flow analysis", error))
             return
     if runner.found:
-        table = noqa.suppressions(file.text)
+        table = noqa.suppressions(file.text) if options.noqa else {}
         result.violations.extend(v for v in runner.found if not noqa.is_suppressed(v.code, v.line, table))
 
 

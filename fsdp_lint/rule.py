@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Dict, Optional, Sequence, Tuple, Union
+from typing import Callable, ClassVar, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple, Union
 
 from astroid import nodes
 
@@ -50,6 +50,25 @@ class Invalid(Example):
     """Code the rule must reject, at each line marked `# expect: FSDnnn` and nowhere else."""
 
 
+@dataclass(frozen=True)
+class Option:
+    """A setting a rule declares in `OPTIONS`: names a project adds to the rule's built-in list
+    (its own optimizer wrapper, its own framework call), set in `[tool.fsdp-lint.rules.CODE]`."""
+
+    name: str
+    help: str
+    builtin: FrozenSet[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class RuleSetting:
+    """The value of one `Option` of one rule for a run (hashable, so it can key a cache)."""
+
+    code: str
+    option: str
+    values: Tuple[str, ...]
+
+
 Reporter = Callable[["Rule", nodes.NodeNG, str, Optional[str], Optional[Edit]], None]
 
 
@@ -60,9 +79,21 @@ class Rule(Contract, CallListener):
     help: ClassVar[str]
     VALID: ClassVar[Sequence[Valid]] = ()
     INVALID: ClassVar[Sequence[Invalid]] = ()
+    OPTIONS: ClassVar[Sequence[Option]] = ()
 
     def __init__(self, reporter: Reporter):
         self._reporter = reporter
+        self.configure(())
+
+    def configure(self, settings: Iterable[RuleSetting]) -> "Rule":
+        """Take this run's values of the rule's `OPTIONS` (the engine calls it once per file)."""
+        configured = {s.option: s.values for s in settings if s.code == self.code}
+        self._options = {o.name: o.builtin | frozenset(configured.get(o.name, ())) for o in self.OPTIONS}
+        return self
+
+    def option(self, name: str) -> FrozenSet[str]:
+        """The built-in names of option `name` plus those the project configured."""
+        return self._options[name]
 
     def report(self, node: nodes.NodeNG, message: Optional[str] = None, *, help: Optional[str] = None, fix: Optional[Edit] = None) -> None:
         self._reporter(self, node, message or self.message, help or self.help, fix)

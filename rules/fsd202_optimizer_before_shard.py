@@ -6,7 +6,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Container, Optimizer, Value, path_covers
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.rule import Invalid, Option, Rule, Valid
 
 # Framework calls that take an optimizer built over the unsharded model and rebuild or remap it
 # after sharding (accelerate's `prepare`, composer's `parallelize_model`, Lightning Fabric).
@@ -53,6 +53,13 @@ class OptimizerBeforeShard(Rule):
     name = "optimizer-before-shard"
     message = "optimizer `{cls}` is built over `{owner}`'s parameters before `fully_shard` (line {line}) replaces them; it will train nothing"
     help = "build the optimizer after every fully_shard call"
+    OPTIONS = [
+        Option(
+            "extend-remapping-calls",
+            "names of calls (functions or methods) that rebuild the optimizers passed to them after sharding",
+            OPTIMIZER_REMAPPING_CALLS,
+        )
+    ]
 
     VALID = [
         Valid(
@@ -162,7 +169,7 @@ class OptimizerBeforeShard(Rule):
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         func = node.func
         name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
-        if name in OPTIMIZER_REMAPPING_CALLS:
+        if name in self.option("extend-remapping-calls"):
             for arg in list(node.args) + [kw.value for kw in node.keywords or []]:
                 for value in _optimizers_in(flow.value(arg)):
                     self._remapped.add(id(value.node))

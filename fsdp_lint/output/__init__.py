@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Sequence, TextIO
 
-from fsdp_lint.output import json_format, text
+from fsdp_lint.output import github, json_format, sarif, text
 from fsdp_lint.violation import Violation
 
 Renderer = Callable[[Sequence[Violation], TextIO], None]
@@ -17,4 +17,8 @@ FORMATS: Dict[str, Renderer] = {
     "text": text.render,
     "concise": text.render_concise,
     "json": json_format.render,
+    "sarif": sarif.render,
+    "github": github.render,
 }
+# The formats a person reads, which end with the `Found N findings` summary.
+HUMAN_FORMATS = frozenset({"text", "concise"})

@@ -3,6 +3,7 @@
 Each finding starts with `path:line:col: CODE message` (the form editors and CI parsers already
 match), then the offending line with a caret under the span and a `help:` line. Colour follows
 the terminal, `NO_COLOR` and `FORCE_COLOR` (https://no-color.org, https://force-color.org).
+The `Found 3 findings (...)` summary is the command's to print (`--quiet` drops it).
 """
 
 from __future__ import annotations
@@ -59,13 +60,16 @@ def _source_lines(v: Violation, p: _Palette) -> str:
     )
 
 
-def summary(violations: Sequence[Violation]) -> str:
-    if not violations:
-        return "All checks passed."
+def counted(violations: Sequence[Violation]) -> str:
+    """`3 findings (2 FSD202, 1 FSD301)`."""
     counts = Counter(v.code for v in violations)
     noun = "finding" if len(violations) == 1 else "findings"
     detail = ", ".join(f"{n} {code}" for code, n in sorted(counts.items()))
-    return f"Found {len(violations)} {noun} ({detail})."
+    return f"{len(violations)} {noun} ({detail})" if violations else "0 findings"
+
+
+def summary(violations: Sequence[Violation]) -> str:
+    return f"Found {counted(violations)}." if violations else "All checks passed."
 
 
 def render(violations: Sequence[Violation], stream: TextIO) -> None:
@@ -76,11 +80,20 @@ def render(violations: Sequence[Violation], stream: TextIO) -> None:
         if v.help:
             stream.write(f"  {p.help}help:{p.reset} {v.help}\n")
         stream.write("\n")
-    stream.write(summary(violations) + "\n")
 
 
 def render_concise(violations: Sequence[Violation], stream: TextIO) -> None:
     p = _Palette(use_colour(stream))
     for v in violations:
         stream.write(_header(v, p) + "\n")
-    stream.write(summary(violations) + "\n")
+
+
+def render_statistics(violations: Sequence[Violation], stream: TextIO) -> None:
+    """`--statistics`: one line per code, most frequent first; `[*]` marks codes `--fix` can fix."""
+    counts = Counter(v.code for v in violations)
+    names = {v.code: v.name for v in violations}
+    fixable = {v.code for v in violations if v.fix is not None}
+    width = len(str(max(counts.values(), default=0)))
+    for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        marker = "[*]" if code in fixable else "   "
+        stream.write(f"{n:>{width}}  {code}  {marker} {names[code]}\n")

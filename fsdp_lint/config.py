@@ -1,0 +1,204 @@
+"""`[tool.fsdp-lint]` in pyproject.toml: the project's settings, so that CI, pre-commit and every
+developer's terminal run the same selection without repeating flags.
+
+The file is found by walking up from the linted paths to the first pyproject.toml that has the
+table, stopping at the repository root (pylint's and ruff's rule). Keys use ruff's vocabulary:
+
+    [tool.fsdp-lint]
+    select = ["FSD"]                      # codes or prefixes; the command line's --select replaces it
+    extend-select = []
+    ignore = ["FSD101"]
+    per-file-ignores = { "tests/*" = ["FSD2"], "!src/*" = ["FSD"] }
+    exclude = ["generated"]               # globs; --exclude replaces them
+    extend-exclude = ["third_party/"]
+    respect-gitignore = true
+    force-exclude = false                 # also exclude files named explicitly (pre-commit passes them)
+
+    [tool.fsdp-lint.rules.FSD202]         # per-rule options, as each rule declares them
+    extend-remapping-calls = ["wrap_for_training"]
+
+Anything else is a usage error naming the key and the file: a typo must not silently lint with
+the defaults.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence, Tuple
+
+from fsdp_lint.selection import PerFileIgnore
+
+if TYPE_CHECKING:
+    from fsdp_lint.rule import RuleSetting
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+TABLES = ("fsdp-lint", "fsdp_lint")
+CODE = re.compile(r"FSD\d{0,3}\Z")
+_KEYS = (
+    "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
+    "respect-gitignore", "force-exclude", "rules",
+)
+
+
+class ConfigError(Exception):
+    """A bad configuration file: the CLI prints it and exits 2."""
+
+    def __init__(self, path: str, key: str, problem: str):
+        super().__init__(f"{path}: [tool.fsdp-lint] {key}: {problem}")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings of one pyproject.toml (all empty when there is none)."""
+
+    path: Optional[str] = None
+    select: Optional[Tuple[str, ...]] = None
+    extend_select: Tuple[str, ...] = ()
+    ignore: Tuple[str, ...] = ()
+    per_file_ignores: Tuple[PerFileIgnore, ...] = ()
+    exclude: Tuple[str, ...] = ()
+    extend_exclude: Tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    force_exclude: bool = False
+    rule_settings: Tuple[RuleSetting, ...] = ()
+
+
+def _table(path: str) -> Optional[Mapping[str, Any]]:
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(path, "(file)", f"not valid TOML: {error}") from None
+    except OSError as error:
+        raise ConfigError(path, "(file)", f"cannot read: {error.strerror or error}") from None
+    tool = data.get("tool", {})
+    for name in TABLES:
+        if name in tool:
+            if not isinstance(tool[name], dict):
+                raise ConfigError(path, name, "must be a table")
+            return tool[name]
+    return None
+
+
+def find(paths: Sequence[str]) -> Optional[str]:
+    """The pyproject.toml with a `[tool.fsdp-lint]` table nearest above the linted paths."""
+    absolute = [os.path.abspath(p) for p in paths] or [os.getcwd()]
+    try:
+        directory = os.path.commonpath(absolute)
+    except ValueError:  # paths on different drives
+        directory = os.getcwd()
+    if not os.path.isdir(directory):
+        directory = os.path.dirname(directory)
+    while True:
+        candidate = os.path.join(directory, "pyproject.toml")
+        if os.path.isfile(candidate) and _table(candidate) is not None:
+            return candidate
+        parent = os.path.dirname(directory)
+        if parent == directory or any(os.path.exists(os.path.join(directory, vcs)) for vcs in (".git", ".hg")):
+            return None
+        directory = parent
+
+
+def load(path: str) -> Config:
+    """Read and validate the `[tool.fsdp-lint]` table of `path` (a pyproject.toml)."""
+    table = _table(path)
+    if table is None:
+        if os.path.basename(path) == "pyproject.toml":
+            return Config(path=path)
+        raise ConfigError(path, "(file)", "has no [tool.fsdp-lint] table")
+    unknown = sorted(set(table) - set(_KEYS))
+    if unknown:
+        raise ConfigError(path, unknown[0], f"unknown key (known keys: {', '.join(_KEYS)})")
+    base = os.path.dirname(os.path.abspath(path))
+    select = table.get("select")
+    return Config(
+        path=path,
+        select=None if select is None else _codes(path, "select", select),
+        extend_select=_codes(path, "extend-select", table.get("extend-select", [])),
+        ignore=_codes(path, "ignore", table.get("ignore", [])),
+        per_file_ignores=_per_file_ignores(path, table.get("per-file-ignores", {}), base),
+        exclude=_globs(path, "exclude", table.get("exclude", [])),
+        extend_exclude=_globs(path, "extend-exclude", table.get("extend-exclude", [])),
+        respect_gitignore=_bool(path, "respect-gitignore", table.get("respect-gitignore", True)),
+        force_exclude=_bool(path, "force-exclude", table.get("force-exclude", False)),
+        rule_settings=_rule_settings(path, table.get("rules", {})),
+    )
+
+
+def _strings(path: str, key: str, value: Any) -> List[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(path, key, f"must be a list of strings, not {value!r}")
+    return value
+
+
+def _codes(path: str, key: str, value: Any) -> Tuple[str, ...]:
+    codes = [item.strip().upper() for item in _strings(path, key, value)]
+    for code in codes:
+        if not CODE.match(code):
+            raise ConfigError(path, key, f"{code!r} is not an fsdp-lint code or prefix (codes look like FSD201 or FSD2)")
+    return tuple(codes)
+
+
+def _globs(path: str, key: str, value: Any) -> Tuple[str, ...]:
+    return tuple(item.rstrip("/") for item in _strings(path, key, value) if item.strip("/"))
+
+
+def _bool(path: str, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(path, key, f"must be true or false, not {value!r}")
+    return value
+
+
+def _per_file_ignores(path: str, value: Any, base: str) -> Tuple[PerFileIgnore, ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(path, "per-file-ignores", "must be a table of glob = [codes]")
+    return tuple(
+        PerFileIgnore(pattern, _codes(path, f"per-file-ignores.{pattern!r}", codes), base) for pattern, codes in value.items()
+    )
+
+
+def _rule_settings(path: str, value: Any) -> Tuple[RuleSetting, ...]:
+    """`[tool.fsdp-lint.rules.CODE]` tables, checked against the options each rule declares."""
+    if not isinstance(value, dict):
+        raise ConfigError(path, "rules", "must be a table of [tool.fsdp-lint.rules.CODE] tables")
+    if not value:
+        return ()
+    from fsdp_lint.registry import all_rules
+    from fsdp_lint.rule import RuleSetting
+
+    rules = all_rules()
+    found: List[RuleSetting] = []
+    for code, options in value.items():
+        key = f"rules.{code}"
+        rule = rules.get(code.upper())
+        if rule is None:
+            raise ConfigError(path, key, "no static rule has this code (`fsdp-lint rules` lists them)")
+        if not isinstance(options, dict):
+            raise ConfigError(path, key, "must be a table of options")
+        declared = {option.name for option in rule.OPTIONS}
+        for name, values in options.items():
+            if name not in declared:
+                known = ", ".join(sorted(declared)) or "none"
+                raise ConfigError(path, f"{key}.{name}", f"unknown option of {rule.code} (its options: {known})")
+            found.append(RuleSetting(rule.code, name, tuple(_strings(path, f"{key}.{name}", values))))
+    return tuple(found)
+
+
+def excluded(path: str, patterns: Sequence[str]) -> bool:
+    """Whether `path` or a directory above it matches an exclude glob (for `force-exclude`)."""
+    from fsdp_lint.files import matches_exclude
+
+    current = os.path.normpath(path)
+    while current and current not in (".", os.sep):
+        if matches_exclude(current, patterns):
+            return True
+        current = os.path.dirname(current)
+    return False
+

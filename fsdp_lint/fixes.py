@@ -1,0 +1,162 @@
+"""`--fix` and `--diff`: apply the `Edit`s that rules attach to their findings.
+
+A fix is applied only when it is provably safe: the edits of a file must not overlap, the fixed
+text must still parse, and linting the project again with the fixed text must show the fixed
+findings gone and nothing new in that file. A file that fails any of these keeps its original
+text. Edits replace character ranges, so everything outside them (formatting, comments, line
+endings, encoding) is kept byte for byte.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import io
+import os
+import re
+import tokenize
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from fsdp_lint.engine import LintOptions, LintResult, lint_sources
+from fsdp_lint.files import discover
+from fsdp_lint.source import decode, read_bytes
+from fsdp_lint.violation import Edit, Violation
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class FileFix:
+    """The new text of one file and the findings it removes."""
+
+    path: str
+    original: str
+    fixed: str
+    violations: Tuple[Violation, ...]
+
+    def diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.original.splitlines(keepends=True), self.fixed.splitlines(keepends=True),
+                fromfile=f"a/{self.path}", tofile=f"b/{self.path}",
+            )
+        )
+
+
+@dataclass
+class FixRun:
+    """What `--fix`/`--diff` found: the applicable fixes, the findings left, the fixes refused."""
+
+    fixes: List[FileFix] = field(default_factory=list)
+    remaining: LintResult = field(default_factory=LintResult)
+    refused: List[str] = field(default_factory=list)
+
+    @property
+    def fixed(self) -> List[Violation]:
+        return [v for fix in self.fixes for v in fix.violations]
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> Tuple[str, List[Edit]]:
+    """Apply the non-overlapping edits (1-based lines, 1-based character columns); return the new
+    text and the edits applied. An edit that overlaps an earlier one is left out."""
+    starts = [0]
+    for match in _LINE.finditer(text):
+        starts.append(match.end())
+
+    def offset(line: int, column: int) -> Optional[int]:
+        if not 1 <= line < len(starts) + (1 if column == 1 else 0):
+            return None
+        position = starts[line - 1] + column - 1
+        return position if position <= len(text) else None
+
+    located = []
+    for edit in edits:
+        start, end = offset(edit.line, edit.column), offset(edit.end_line, edit.end_column)
+        if start is not None and end is not None and start <= end:
+            located.append((start, end, edit))
+    applied: List[Tuple[int, int, Edit]] = []
+    for start, end, edit in sorted(located, key=lambda item: (item[0], item[1])):
+        if applied and start < applied[-1][1]:
+            continue
+        applied.append((start, end, edit))
+    pieces, cursor = [], 0
+    for start, end, edit in applied:
+        pieces.append(text[cursor:start])
+        pieces.append(edit.text)
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces), [edit for _, _, edit in applied]
+
+
+def read_sources(paths: Sequence[str], options: LintOptions) -> Dict[str, str]:
+    """The decoded text of every file a run would lint (unreadable ones are left to the lint)."""
+    texts: Dict[str, str] = {}
+    for found in discover(paths, options.exclude, options.respect_gitignore):
+        data = read_bytes(found.path, found.path)
+        text = decode(data, found.path) if isinstance(data, bytes) else data
+        if isinstance(text, str):
+            texts[found.path] = text
+    return texts
+
+
+def _package_dir(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "__init__.py"))
+
+
+def plan(paths: Sequence[str], options: LintOptions) -> FixRun:
+    """Compute the fixes of a run without writing anything."""
+    texts = read_sources(paths, options)
+    before = lint_sources(texts, options, is_package_dir=_package_dir)
+    run = FixRun(remaining=before)
+    candidates: Dict[str, FileFix] = {}
+    for path, found in _fixable_by_file(before.violations).items():
+        fixed, applied = apply_edits(texts[path], [v.fix for v in found])  # type: ignore[misc]
+        kept = tuple(v for v in found if v.fix in applied)
+        try:
+            ast.parse(fixed)
+        except (SyntaxError, ValueError) as error:
+            run.refused.append(f"{path}: fixes not applied: the fixed file would not parse ({error})")
+            continue
+        candidates[path] = FileFix(path, texts[path], fixed, kept)
+    while candidates:
+        after = lint_sources({**texts, **{p: f.fixed for p, f in candidates.items()}}, options, is_package_dir=_package_dir)
+        unproved = [fix for fix in candidates.values() if not _proved(fix, before.violations, after.violations)]
+        if not unproved:
+            run.fixes, run.remaining = sorted(candidates.values(), key=lambda f: f.path), after
+            break
+        for fix in unproved:
+            codes = ", ".join(sorted({v.code for v in fix.violations}))
+            run.refused.append(f"{fix.path}: fixes for {codes} not applied: linting the fixed file did not prove them")
+            del candidates[fix.path]
+    return run
+
+
+def _fixable_by_file(violations: Sequence[Violation]) -> Dict[str, List[Violation]]:
+    grouped: Dict[str, List[Violation]] = {}
+    for violation in violations:
+        if violation.fix is not None:
+            grouped.setdefault(violation.path, []).append(violation)
+    return grouped
+
+
+def _proved(fix: FileFix, before: Sequence[Violation], after: Sequence[Violation]) -> bool:
+    """Every fixed finding is gone from the file and no code appears more often than before."""
+    had = Counter(v.code for v in before if v.path == fix.path)
+    has = Counter(v.code for v in after if v.path == fix.path)
+    removed = Counter(v.code for v in fix.violations)
+    return all(has[code] <= had[code] - removed.get(code, 0) for code in set(had) | set(has))
+
+
+def write(fix: FileFix) -> None:
+    """Write the fixed text back in the file's own encoding, keeping a byte-order mark."""
+    with open(fix.path, "rb") as handle:
+        data = handle.read()
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    if encoding == "utf-8-sig":
+        encoding = "utf-8"
+    prefix = _BOM if data.startswith(_BOM) else b""
+    with open(fix.path, "wb") as handle:
+        handle.write(prefix + fix.fixed.encode(encoding))
