@@ -1,0 +1,124 @@
+"""Overhead of the runtime guard on a 2-rank CPU FSDP2 loop, and the cost of importing it.
+
+    python benchmarks/runtime_overhead.py [--rounds 12] [--steps 10]
+
+One process group, one model: rounds alternate guarded and unguarded steps (order flipped every
+round, the guard switched with enable()/disable()) so that machine noise hits both alike.
+Prints the median step time of each and their ratio (target: at most 1.02), then the time that
+``import fsdp_lint.runtime`` adds to a process that already imported torch (target: < 50 ms).
+"""
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from typing import List
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+import torch.nn as nn
+from torch.distributed.fsdp import fully_shard
+
+import fsdp_lint.runtime
+
+DIM, HEADS, SEQ, BATCH, BLOCKS = 64, 4, 16, 8, 4
+
+
+class Block(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm1 = nn.LayerNorm(DIM)
+        self.attn = nn.MultiheadAttention(DIM, HEADS, batch_first=True)
+        self.norm2 = nn.LayerNorm(DIM)
+        self.mlp = nn.Sequential(nn.Linear(DIM, 4 * DIM), nn.GELU(), nn.Linear(4 * DIM, DIM))
+
+    def forward(self, h: torch.Tensor) -> torch.Tensor:
+        x = self.norm1(h)
+        h = h + self.attn(x, x, x, need_weights=False)[0]
+        return h + self.mlp(self.norm2(h))
+
+
+class Transformer(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(512, DIM)
+        self.layers = nn.ModuleList(Block() for _ in range(BLOCKS))
+        self.head = nn.Linear(DIM, 512)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        h = self.embed(tokens)
+        for block in self.layers:
+            h = block(h)
+        return self.head(h).contiguous()
+
+
+def _timed_steps(model: nn.Module, optimizer: torch.optim.Optimizer, steps: int, rank: int) -> List[float]:
+    times = []
+    for step in range(steps):
+        tokens = torch.randint(0, 512, (BATCH, SEQ), generator=torch.Generator().manual_seed(step + 1000 * rank))
+        start = time.perf_counter()
+        loss = nn.functional.cross_entropy(model(tokens).flatten(0, 1), tokens.flatten())
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def _worker(rank: int, port: int, rounds: int, steps: int) -> None:
+    os.environ.update({"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "OMP_NUM_THREADS": "1"})
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", rank=rank, world_size=2)
+    fsdp_lint.runtime.enable(mode="raise")
+    torch.manual_seed(0)
+    model = Transformer()
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    _timed_steps(model, optimizer, 3, rank)  # warm-up, guarded: the one-time checks run here
+    guarded: List[float] = []
+    plain: List[float] = []
+    for round_index in range(rounds):
+        order = (True, False) if round_index % 2 else (False, True)
+        for with_guard in order:
+            if with_guard:
+                fsdp_lint.runtime.enable(mode="raise")
+                guarded += _timed_steps(model, optimizer, steps, rank)
+            else:
+                fsdp_lint.runtime.disable()
+                plain += _timed_steps(model, optimizer, steps, rank)
+    fsdp_lint.runtime.disable()
+    if rank == 0:
+        plain_ms, guarded_ms = statistics.median(plain) * 1e3, statistics.median(guarded) * 1e3
+        print(f"median step: unguarded {plain_ms:.3f} ms, guarded {guarded_ms:.3f} ms "
+              f"({len(plain)} steps each, 2 ranks, gloo, CPU)")
+        print(f"overhead ratio (guarded / unguarded): {guarded_ms / plain_ms:.4f}")
+    dist.destroy_process_group()
+
+
+def import_cost_ms(repeats: int = 5) -> float:
+    """Median time ``import fsdp_lint.runtime`` adds after ``import torch``, in a fresh process."""
+    code = "import time, torch; t = time.perf_counter(); import fsdp_lint.runtime; print(time.perf_counter() - t)"
+    runs = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(repeats)]
+    return statistics.median(runs) * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--steps", type=int, default=10)
+    options = parser.parse_args()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    mp.spawn(_worker, args=(port, options.rounds, options.steps), nprocs=2, join=True)
+    print(f"import fsdp_lint.runtime after torch: {import_cost_ms():.1f} ms (median of 5 fresh processes)")
+
+
+if __name__ == "__main__":
+    main()
