@@ -1,0 +1,88 @@
+"""The flake8 plugin, run by flake8 itself in a subprocess, as CI and editors run it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import List, Optional, Set, Tuple
+
+from fsdp_lint.registry import all_rules
+from tests.ecosystem.samples import CLEAN, TRAIN
+from tests.static.helpers import write_tree
+
+
+def flake8(args: List[str], cwd, stdin: Optional[str] = None, prelude: str = "") -> subprocess.CompletedProcess:
+    code = f"{prelude}\nimport sys\nfrom flake8.main.cli import main\nsys.exit(main())"
+    return subprocess.run(
+        [sys.executable, "-c", code, "--isolated", *args], cwd=cwd, input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def findings(out: str) -> Set[Tuple[str, int, int, str]]:
+    found = set()
+    for line in out.splitlines():
+        path, row, col, rest = line.split(":", 3)
+        found.add((path.lstrip("./"), int(row), int(col), rest.split()[0]))
+    return found
+
+
+def test_flake8_select_fsd_reports_the_findings_with_flake8_columns(tmp_path):
+    write_tree(tmp_path, {"src/train.py": TRAIN, "src/clean.py": CLEAN, "src/other.py": "import os\n"})
+    done = flake8(["--select", "FSD", "src/"], tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert findings(done.stdout) == {
+        ("src/train.py", 5, 13, "FSD202"), ("src/train.py", 9, 7, "FSD201"),
+        ("src/train.py", 10, 5, "FSD201"), ("src/train.py", 11, 1, "FSD301"),
+    }
+    assert flake8(["--select", "FSD", "src/clean.py"], tmp_path).returncode == 0
+
+
+def test_flake8_does_the_noqa_and_ignore_handling(tmp_path):
+    write_tree(tmp_path, {"train.py": TRAIN.replace("# keep this comment", "# noqa: FSD201")})
+    assert {f[1] for f in findings(flake8(["--select", "FSD", "train.py"], tmp_path).stdout)} == {5, 10, 11}
+    assert {f[1] for f in findings(flake8(["--select", "FSD", "--disable-noqa", "train.py"], tmp_path).stdout)} == {5, 9, 10, 11}
+    assert {f[3] for f in findings(flake8(["--select", "FSD", "--extend-ignore", "FSD2", "train.py"], tmp_path).stdout)} == {"FSD301"}
+    per_file = flake8(["--select", "FSD", "--per-file-ignores", "train.py:FSD", "train.py"], tmp_path)
+    assert per_file.returncode == 0 and per_file.stdout == ""
+
+
+def test_unsaved_buffer_on_stdin_is_analysed_without_reading_the_file(tmp_path):
+    # The file on disk is clean; the editor's buffer is not. flake8 must report the buffer.
+    write_tree(tmp_path, {"train.py": CLEAN})
+    done = flake8(["--select", "FSD", "--stdin-display-name", "train.py", "-"], tmp_path, stdin=TRAIN)
+    assert done.returncode == 1
+    assert {(f[0], f[1], f[3]) for f in findings(done.stdout)} == {
+        ("train.py", 5, "FSD202"), ("train.py", 9, "FSD201"), ("train.py", 10, "FSD201"), ("train.py", 11, "FSD301")
+    }
+
+
+def test_a_crash_in_the_plugin_does_not_abort_flake8(tmp_path):
+    write_tree(tmp_path, {"a.py": "import os\n" + TRAIN, "b.py": "import sys\n"})
+    prelude = (
+        "import fsdp_lint.engine\n"
+        "def boom(*args, **kwargs):\n    raise RuntimeError('simulated crash')\n"
+        "fsdp_lint.engine.lint_sources = boom"
+    )
+    done = flake8(["--select", "F401,FSD", "--jobs", "1", "a.py", "b.py"], tmp_path, prelude=prelude)
+    assert "There was a critical error" not in done.stderr
+    assert "fsdp-lint: internal error on a.py: RuntimeError: simulated crash (file skipped)" in done.stderr
+    assert {(f[0], f[3]) for f in findings(done.stdout)} == {("a.py", "F401"), ("b.py", "F401")}
+
+
+def test_every_single_file_rule_example_gives_the_same_findings_through_flake8(tmp_path):
+    """One flake8 run over every single-file INVALID example of every rule."""
+    expected = set()
+    for code, rule in all_rules().items():
+        for number, example in enumerate(rule.INVALID):
+            files = example.files()
+            if len(files) != 1:
+                continue  # cross-module examples need the whole project: the CLI's job
+            name = f"{code.lower()}_{number}.py"
+            write_tree(tmp_path, {name: next(iter(files.values()))})
+            expected |= {(name, line, c) for _, line, c in example.expected()}
+    assert len(expected) >= 5
+    done = flake8(["--select", "FSD", "."], tmp_path)
+    found = {(path, row, code) for path, row, _, code in findings(done.stdout)}
+    by_rule = lambda items, c: {i for i in items if i[0].startswith(c.lower())}  # noqa: E731
+    for code in all_rules():
+        assert {i for i in by_rule(found, code) if i[2] == code} == by_rule(expected, code), code
