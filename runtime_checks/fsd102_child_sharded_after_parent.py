@@ -1,6 +1,6 @@
 """Runtime check FSD102: ``fully_shard`` on a module whose ancestor is already sharded."""
 
-from typing import Any, Sequence
+from typing import Sequence
 
 import torch.nn as nn
 

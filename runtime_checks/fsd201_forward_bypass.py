@@ -1,7 +1,5 @@
 """Runtime check FSD201: forward of an FSDP module that did not go through FSDP's hooks."""
 
-from typing import Any
-
 import torch.nn as nn
 
 from fsdp_lint.runtime import naming, torch_shims

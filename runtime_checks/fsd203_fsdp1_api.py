@@ -56,7 +56,8 @@ class Fsdp1Api(RuntimeCheck):
         if name not in _ATTRIBUTES:
             return None
         return (
-            f"`{name}` is FSDP1 API; {naming.describe(module)} is an FSDP2 (fully_shard) module, which has no `{name}`.",
+            f"`{name}` is FSDP1 API; {naming.describe(module)} is an FSDP2 (fully_shard) module, "
+            f"which has no `{name}`.",
             REPLACEMENTS[name],
         )
 

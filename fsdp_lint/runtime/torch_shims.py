@@ -124,34 +124,22 @@ def is_idle(state: Any) -> bool:
     return state._training_state is _found["TrainingState"].IDLE
 
 
-def is_uninitialised_root(state: Any) -> bool:
-    """The state has not been through lazy init: its first forward as root is about to start."""
-    return state._is_root is None
 
 
 def is_root(state: Any) -> bool:
     return bool(state._is_root)
 
 
-def is_iteration_root(state: Any) -> bool:
-    """The state is the root and no forward of its tree is in progress."""
-    return bool(state._is_root) and state._state_ctx.iter_forward_root is None
 
 
 def group_is_unsharded(group: Any) -> bool:
     return group._sharded_state is _found["ShardedState"].UNSHARDED
 
 
-def group_mesh(group: Any) -> Any:
-    return group.mesh_info.mesh
 
 
-def group_mp_policy(group: Any) -> Any:
-    return group.mp_policy
 
 
-def group_module_fqn(group: Any) -> Optional[str]:
-    return getattr(group, "_module_fqn", None)
 
 
 # --- FSDPParam accessors ------------------------------------------------------------------------
@@ -193,8 +181,6 @@ def expected_device(fsdp_param: Any) -> torch.device:
     return fsdp_param.device
 
 
-def fsdp_placements(fsdp_param: Any) -> Tuple[Any, ...]:
-    return tuple(fsdp_param.sharded_param.placements)
 
 
 # --- hook points ---------------------------------------------------------------------------------

@@ -17,7 +17,12 @@ import torch.distributed as dist
 import torch.distributed.checkpoint as dcp
 import torch.nn as nn
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, set_model_state_dict
-from torch.distributed.fsdp import FullyShardedDataParallel, MixedPrecisionPolicy, fully_shard, register_fsdp_forward_method
+from torch.distributed.fsdp import (
+    FullyShardedDataParallel,
+    MixedPrecisionPolicy,
+    fully_shard,
+    register_fsdp_forward_method,
+)
 from torch.utils.checkpoint import checkpoint
 
 import fsdp_lint.runtime
@@ -89,20 +94,20 @@ def train(model: nn.Module, optimizer: torch.optim.Optimizer, rank: int, steps: 
 
 
 def fsd201_direct_forward(rank: int, tmp: str) -> None:
-    build().forward(batch(rank))
+    build().forward(batch(rank))  # noqa: FSD201 (intentional violation)
 
 
 def fsd201_after_nograd_forward(rank: int, tmp: str) -> None:
     model = build()
     with torch.no_grad():
         model(batch(rank))
-    model.forward(batch(rank)).sum().backward()
+    model.forward(batch(rank)).sum().backward()  # noqa: FSD201 (intentional violation)
 
 
 def fsd201_after_unshard(rank: int, tmp: str) -> None:
     model = build()
     model.unshard()
-    model.forward(batch(rank)).sum().backward()
+    model.forward(batch(rank)).sum().backward()  # noqa: FSD201 (intentional violation)
 
 
 def fsd201_child_forward(rank: int, tmp: str) -> None:
@@ -114,19 +119,19 @@ def fsd201_child_forward(rank: int, tmp: str) -> None:
 def fsd101_root_only(rank: int, tmp: str) -> None:
     torch.manual_seed(0)
     model = Model()
-    fully_shard(model)
+    fully_shard(model)  # noqa: FSD101 (intentional violation)
     model(batch(rank)).sum().backward()
 
 
 def fsd102_child_after_parent(rank: int, tmp: str) -> None:
     model = Model()
-    fully_shard(model)
-    fully_shard(model.layers[0])
+    fully_shard(model)  # noqa: FSD101 (intentional violation)
+    fully_shard(model.layers[0])  # noqa: FSD102 (intentional violation)
 
 
 def fsd202_before_shard(rank: int, tmp: str) -> None:
     model = build(shard=False)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)  # noqa: FSD202 (intentional violation)
     for block in model.layers:
         fully_shard(block)
     fully_shard(model)
@@ -143,7 +148,7 @@ def fsd301_save(rank: int, tmp: str) -> bool:
     model = build()
     path = os.path.join(tmp, f"sharded{rank}.pt")
     try:
-        torch.save({"model": model.state_dict()}, path)
+        torch.save({"model": model.state_dict()}, path)  # noqa: FSD301 (intentional violation)
     finally:
         written = os.path.exists(path)
     return written
@@ -153,7 +158,7 @@ def fsd301_save_nothing_written(rank: int, tmp: str) -> bool:
     """Raise mode: the file must not exist afterwards."""
     path = os.path.join(tmp, f"nothing{rank}.pt")
     try:
-        torch.save(build().state_dict(), path)
+        torch.save(build().state_dict(), path)  # noqa: FSD301 (intentional violation)
     except FSDPContractError:
         return not os.path.exists(path)
     return False
@@ -398,7 +403,7 @@ def enable_disable_restores(rank: int, tmp: str) -> Dict[str, bool]:
     fsdp_lint.runtime.enable()
     caught_again = False
     try:
-        build().forward(batch(rank))
+        build().forward(batch(rank))  # noqa: FSD201 (intentional violation)
     except FSDPContractError as exc:
         caught_again = exc.code == "FSD201"
     fsdp_lint.runtime.disable()

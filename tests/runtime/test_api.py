@@ -138,6 +138,7 @@ def test_two_ranks_of_one_host_on_one_gpu_stop_with_the_same_error():
     """CUDA is not available here: the cross-rank comparison runs on the records ranks exchange."""
     check = DeviceMapping(runtime_guard.Guard(make_config("raise")))
     records = [{"rank": r, "host": "node1", "facts": {"device": "cuda:0"}} for r in range(2)]
-    with pytest.raises(FSDPContractError, match=r"FSD106 device-mapping: .*ranks \[0, 1\] on host node1 all use cuda:0"):
+    expected = r"FSD106 device-mapping: .*ranks \[0, 1\] on host node1 all use cuda:0"
+    with pytest.raises(FSDPContractError, match=expected):
         check.on_ranks_agreed(records)
     check.on_ranks_agreed([{"rank": r, "host": "node1", "facts": {"device": f"cuda:{r}"}} for r in range(2)])
