@@ -124,22 +124,12 @@ def is_idle(state: Any) -> bool:
     return state._training_state is _found["TrainingState"].IDLE
 
 
-
-
 def is_root(state: Any) -> bool:
     return bool(state._is_root)
 
 
-
-
 def group_is_unsharded(group: Any) -> bool:
     return group._sharded_state is _found["ShardedState"].UNSHARDED
-
-
-
-
-
-
 
 
 # --- FSDPParam accessors ------------------------------------------------------------------------
@@ -179,8 +169,6 @@ def expected_device(fsdp_param: Any) -> torch.device:
     if getattr(fsdp_param, "offload_to_cpu", False):
         return torch.device("cpu")
     return fsdp_param.device
-
-
 
 
 # --- hook points ---------------------------------------------------------------------------------
