@@ -41,7 +41,7 @@ def rule_page(entry: Entry) -> str:
         lines += [f"- `{o.name}`: {o.help} (built in: {', '.join(sorted(o.builtin)) or 'none'})" for o in options]
     if entry.static and entry.runtime:
         lines += ["", "## Runtime twin", "`fsdp_lint.runtime.enable()` checks the same contract while training:", ""]
-        lines.append(entry.runtime.doc.strip())
+        lines.append(_HEADING.sub(r"### \1", entry.runtime.doc.strip()))
     return "\n".join(lines) + "\n"
 
 
