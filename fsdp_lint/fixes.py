@@ -91,15 +91,18 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> Tuple[str, List[Edit]]:
     return "".join(pieces), [edit for _, _, edit in applied]
 
 
-def read_sources(paths: Sequence[str], options: LintOptions) -> Dict[str, str]:
-    """The decoded text of every file a run would lint (unreadable ones are left to the lint)."""
+def read_sources(paths: Sequence[str], options: LintOptions) -> Tuple[Dict[str, str], List[Violation]]:
+    """The decoded text of every file a run would lint, and an FSD001 for each that cannot be read."""
     texts: Dict[str, str] = {}
+    failures: List[Violation] = []
     for found in discover(paths, options.exclude, options.respect_gitignore):
         data = read_bytes(found.path, found.path)
         text = decode(data, found.path) if isinstance(data, bytes) else data
         if isinstance(text, str):
             texts[found.path] = text
-    return texts
+        elif options.selection.enabled(text.code, text.path):
+            failures.append(text)
+    return texts, failures
 
 
 def _package_dir(directory: str) -> bool:
@@ -108,8 +111,9 @@ def _package_dir(directory: str) -> bool:
 
 def plan(paths: Sequence[str], options: LintOptions) -> FixRun:
     """Compute the fixes of a run without writing anything."""
-    texts = read_sources(paths, options)
+    texts, failures = read_sources(paths, options)
     before = lint_sources(texts, options, is_package_dir=_package_dir)
+    before.violations = sorted(before.violations + failures)
     run = FixRun(remaining=before)
     candidates: Dict[str, FileFix] = {}
     for path, found in _fixable_by_file(before.violations).items():
@@ -125,6 +129,7 @@ def plan(paths: Sequence[str], options: LintOptions) -> FixRun:
         after = lint_sources({**texts, **{p: f.fixed for p, f in candidates.items()}}, options, is_package_dir=_package_dir)
         unproved = [fix for fix in candidates.values() if not _proved(fix, before.violations, after.violations)]
         if not unproved:
+            after.violations = sorted(after.violations + failures)
             run.fixes, run.remaining = sorted(candidates.values(), key=lambda f: f.path), after
             break
         for fix in unproved:

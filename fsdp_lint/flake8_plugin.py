@@ -20,9 +20,12 @@ import os
 import re
 import sys
 from functools import lru_cache
-from typing import Iterator, List, Tuple, Type
+from typing import TYPE_CHECKING, Iterator, List, Tuple, Type
 
 from fsdp_lint import __version__
+
+if TYPE_CHECKING:
+    from fsdp_lint.rule import RuleSetting
 
 # Files that cannot mention FSDP cannot break its contracts: skip them before the costly parse,
 # since flake8 runs every plugin on every file whatever `--select` says.
@@ -30,7 +33,7 @@ _MENTIONS_FSDP = re.compile(r"fsdp|fully_shard|FullySharded", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
-def _rule_settings() -> tuple:
+def _rule_settings() -> Tuple["RuleSetting", ...]:
     from fsdp_lint import config
 
     try:

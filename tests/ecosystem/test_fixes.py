@@ -100,3 +100,9 @@ def test_a_fix_that_a_relint_does_not_prove_is_refused(tree, monkeypatch):
     run = run_cli(["--fix", "."])
     assert "train.py: fixes for FSD201 not applied: linting the fixed file did not prove them" in run.err
     assert (tree / "train.py").read_text() == TRAIN
+
+
+def test_unreadable_files_are_still_reported_in_fix_mode(tree):
+    (tree / "latin.py").write_bytes(b"x = '\xff'\n")
+    run = run_cli(["--fix", "--format", "concise", "."])
+    assert "latin.py:1:1: FSD001" in run.out
