@@ -55,4 +55,7 @@ def test_readme_example_output_is_what_the_command_prints(tmp_path, command, exp
     printed = (done.stdout + done.stderr).splitlines()
     if lines[-1] == "...":  # an excerpt: the first lines only
         lines, printed = lines[:-1], printed[: len(lines) - 1]
-    assert printed == lines
+    assert printed == lines, (
+        f"README's `{command}` example is stale: run it on tests/ecosystem/samples.README_TRAIN saved as "
+        "src/train.py (with NO_COLOR=1) and paste its output"
+    )
