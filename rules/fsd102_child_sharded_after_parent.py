@@ -65,6 +65,25 @@ class ChildShardedAfterParent(Rule):
             fully_shard(model.tok_embeddings)   # a new module, not managed by the root's unit
             """
         ),
+        Valid(
+            """
+            from torch.distributed.fsdp import fully_shard
+
+            def build(shard=True):
+                model = Model()
+                if shard:
+                    for block in model.layers:
+                        fully_shard(block)
+                    fully_shard(model)
+                return model
+
+            def custom():
+                model = build(shard=False)
+                for block in model.layers:
+                    fully_shard(block)
+                fully_shard(model)
+            """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -110,6 +129,8 @@ class ChildShardedAfterParent(Rule):
 
 def _earlier_ancestor(flow: Flow, child: Obj) -> Optional[Tuple[Obj, int]]:
     for event in flow.events:
+        if event.guarded and not flow.is_fully_shard_call(event.node):
+            continue  # a helper that shards only under its own condition (`if shard:`)
         if len(event.target.attrs) < len(child.attrs) and path_covers(event.target, child):
             return event.target, event.node.lineno
     return None

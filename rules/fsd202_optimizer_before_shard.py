@@ -101,6 +101,21 @@ class OptimizerBeforeShard(Rule):
             scheduler = torch.optim.lr_scheduler.StepLR(opt, 1)
             """
         ),
+        Valid(
+            """
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            def build():
+                model = Model()
+                fully_shard(model)
+                return model
+
+            model = build()
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            restored = build()             # a second model: sharding it leaves `optimizer` intact
+            """
+        ),
     ]
     INVALID = [
         Invalid(

@@ -51,12 +51,15 @@ class ShardEvent:
     target: Obj
     node: nodes.NodeNG
     seq: int = 0
+    # Made by a helper under a condition of its own (`if shard: fully_shard(m)`): it may not happen.
+    guarded: bool = False
 
 
 @dataclass
 class Summary:
     """What a call of a function does, in terms of its parameters."""
 
+    key: str
     param_names: List[str]
     param_roots: Dict[str, Root]
     self_root: Optional[Root]
@@ -110,7 +113,7 @@ class Flow:
 
     def summary(self) -> Summary:
         returned = next((v for v in self.returns if not isinstance(v, type(UNKNOWN))), UNKNOWN)
-        return Summary(self.param_names, self.param_roots, self.self_root, list(self.events), set(self.escaped), returned)
+        return Summary(self.key, self.param_names, self.param_roots, self.self_root, list(self.events), set(self.escaped), returned)
 
     # ---- queries for rules ------------------------------------------------------------------------
 
@@ -402,7 +405,7 @@ class Flow:
         first = args[0] if args else keywords.get("module", UNKNOWN)
         if qname in FULLY_SHARD or isinstance(func_value, ShardFunction):
             for target in objects_in(self._materialise(first, "<module>")):
-                self.events.append(ShardEvent(target, node, self._next_seq()))
+                self.events.append(ShardEvent(target, node, self._next_seq(), guarded=bool(self.conditions)))
             return first
         if qname in PARTIAL and args and (self.qualified_name(node.args[0]) in FULLY_SHARD):
             return ShardFunction()
@@ -510,11 +513,11 @@ class Flow:
         for root, value in bound.items():
             if isinstance(value, Obj) and root != summary.self_root:
                 self.project.add_alias(root, value)
-        mapper = _RootMapper(bound)
+        mapper = _RootMapper(bound, summary.key, self.key, node)
         for event in summary.events:
             target = mapper.obj(event.target)
             if target is not None:
-                self.events.append(ShardEvent(target, node, self._next_seq()))
+                self.events.append(ShardEvent(target, node, self._next_seq(), guarded=event.guarded))
         for root in summary.escaped:
             mapped = bound.get(root)
             for obj in objects_in(mapped) if mapped is not None else ():
@@ -528,11 +531,17 @@ class Flow:
 class _RootMapper:
     """Rewrites values of a callee's summary into the caller's terms (parameters -> arguments)."""
 
-    def __init__(self, bound: Dict[Root, Value]):
+    def __init__(self, bound: Dict[Root, Value], callee_key: str, caller_key: str, call: nodes.Call):
         self.bound = bound
+        self.callee_key = callee_key
+        self.caller_key = caller_key
+        # Objects the callee creates are new at each call: `a = build(); b = build()` are two models.
+        self.instance = -(1 + (call.lineno or 0) * 10_000 + (call.col_offset or 0))
 
     def obj(self, obj: Obj) -> Optional[Obj]:
         if obj.root not in self.bound:
+            if obj.root[0] == self.callee_key:
+                return Obj((self.caller_key, obj.root[1], self.instance), obj.attrs, obj.cls)
             return obj
         value = self.bound[obj.root]
         if isinstance(value, Obj):
