@@ -56,6 +56,18 @@ class ShardEvent:
 
 
 @dataclass
+class AttrAssignment:
+    """`owner.attr = value` at `node` (the target), with the flow's sequence number at that point."""
+
+    node: nodes.AssignAttr
+    owner: Value
+    attr: str
+    value: Value
+    value_node: Optional[nodes.NodeNG]
+    seq: int
+
+
+@dataclass
 class Summary:
     """What a call of a function does, in terms of its parameters."""
 
@@ -95,6 +107,14 @@ class Flow:
         self.escaped: Set[Root] = set()
         self.returns: List[Value] = []
         self.conditions: List[Tuple[nodes.NodeNG, bool]] = []
+        self.attr_assignments: List[AttrAssignment] = []
+        # The class each local object was constructed from, the objects built under a meta-device
+        # context (`with torch.device("meta")`), and the objects stored into an attribute, item or
+        # container (so that code elsewhere may reach them).
+        self.classes: Dict[Root, str] = {}
+        self.meta_roots: Set[Root] = set()
+        self.stored: Set[Root] = set()
+        self._meta_depth = 0
         self._generations: Dict[str, int] = {}
         self.self_root: Optional[Root] = None
         self.param_roots: Dict[str, Root] = {}
@@ -123,20 +143,22 @@ class Flow:
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
 
-    def sharded_here(self, obj: Obj) -> Optional[ShardEvent]:
-        """The earlier shard event in this walk that covers `obj` (it or an ancestor), if any."""
+    def sharded_here(self, obj: Obj, before: Optional[int] = None) -> Optional[ShardEvent]:
+        """The earlier shard event in this walk that covers `obj` (it or an ancestor), if any;
+        with `before`, only events whose sequence number is lower (program order at that point)."""
         for event in self.events:
-            if path_covers(event.target, obj):
+            if (before is None or event.seq < before) and path_covers(event.target, obj):
                 return event
         return None
 
-    def may_be_sharded(self, obj: Obj) -> bool:
-        """Whether `obj` may lie in a sharded tree at this point of the walk.
+    def may_be_sharded(self, obj: Obj, before: Optional[int] = None) -> bool:
+        """Whether `obj` may lie in a sharded tree at this point of the walk (or at sequence
+        number `before`, for facts recorded earlier in the walk).
 
         Local objects follow program order; parameters, `self` attributes and globals use the
         project's facts, unless this very scope shards them (then program order decides).
         """
-        if self.sharded_here(obj) is not None:
+        if self.sharded_here(obj, before) is not None:
             return True
         if self.is_local(obj.root):
             return False
@@ -149,6 +171,13 @@ class Flow:
         if self.may_be_sharded(obj) or self.has_sharded_descendant_here(obj):
             return True
         return not self.is_local(obj.root) and self.project.has_sharded_descendant(obj)
+
+    def provably_unsharded(self, obj: Obj) -> bool:
+        """Whether `obj` holds no DTensor yet: nothing in it is sharded at this point, and it is
+        either local to this scope or a parameter that this scope shards later (program order)."""
+        if self.may_hold_shards(obj):
+            return False
+        return self.is_local(obj.root) or any(e.target.root == obj.root for e in self.project.events_of_scope(self.key))
 
     def explicitly_unsharded(self, obj: Obj) -> bool:
         return any(path_covers(u, obj) or path_covers(obj, u) for u in self.unsharded)
@@ -189,9 +218,18 @@ class Flow:
         self._generations[name] = generation
         return (self.key, name, generation)
 
+    def seq(self) -> int:
+        """The sequence number the next shard event or optimizer would get (program order)."""
+        return self._next_seq()
+
     def _materialise(self, value: Value, name: str) -> Value:
         if isinstance(value, Fresh):
-            return Obj(self._new_root(name), cls=value.cls)
+            obj = Obj(self._new_root(name), cls=value.cls)
+            if value.cls:
+                self.classes[obj.root] = value.cls
+            if self._meta_depth:
+                self.meta_roots.add(obj.root)
+            return obj
         return value
 
     def _bind(self, target: nodes.NodeNG, value: Value) -> None:
@@ -209,12 +247,16 @@ class Flow:
                     self._bind(element, items[index] if items else UNKNOWN)
         elif isinstance(target, nodes.AssignAttr):
             owner = self._eval(target.expr)
+            assigned = target.parent.value if isinstance(target.parent, (nodes.Assign, nodes.AnnAssign)) else None
+            self.attr_assignments.append(AttrAssignment(target, owner, target.attrname, value, assigned, self._next_seq()))
+            self._store(value)
             if isinstance(owner, Obj):
                 value = self._materialise(value, f"{owner.display}.{target.attrname}")
                 self.attr_env[(owner.root, owner.attrs + (target.attrname,))] = value
                 if owner.root == self.self_root or not self.is_local(owner.root):
                     self.project.add_attr_value(owner.root, owner.attrs + (target.attrname,), value)
         elif isinstance(target, nodes.Subscript):
+            self._store(value)
             self._eval(target.slice)
             container = self._eval(target.value)
             if isinstance(target.value, nodes.Name):
@@ -225,11 +267,22 @@ class Flow:
         elif isinstance(target, nodes.Starred):
             self._bind(target.value, UNKNOWN)
 
+    def _store(self, value: Value) -> None:
+        for obj in objects_in(value):
+            self.stored.add(obj.root)
+
     # ---- statements ------------------------------------------------------------------------------
 
     def _block(self, statements: List[nodes.NodeNG]) -> None:
+        guards = 0
         for statement in statements:
             self._statement(statement)
+            if isinstance(statement, nodes.If) and _returns(statement.body) and not statement.orelse:
+                # `if test: return` - the rest of the block runs only where `test` is false.
+                self.conditions.append((statement.test, False))
+                guards += 1
+        if guards:
+            del self.conditions[-guards:]
 
     def _statement(self, node: nodes.NodeNG) -> None:
         if isinstance(node, (nodes.FunctionDef, nodes.ClassDef, nodes.Import, nodes.ImportFrom)):
@@ -246,7 +299,9 @@ class Flow:
         elif isinstance(node, nodes.Expr):
             self._eval(node.value)
         elif isinstance(node, nodes.Return):
-            self.returns.append(self._eval(node.value) if node.value is not None else UNKNOWN)
+            returned = self._eval(node.value) if node.value is not None else UNKNOWN
+            self._store(returned)
+            self.returns.append(returned)
         elif isinstance(node, nodes.If):
             self._eval(node.test)
             self.conditions.append((node.test, True))
@@ -266,11 +321,15 @@ class Flow:
             self.conditions.pop()
             self._block(node.orelse)
         elif isinstance(node, (nodes.With, nodes.AsyncWith)):
+            meta = 0
             for item, alias in node.items:
                 value = self._eval(item)
+                meta += known_apis.is_meta_device_context(item, self.qualified_name)
                 if alias is not None:
                     self._bind(alias, value)
+            self._meta_depth += meta
             self._block(node.body)
+            self._meta_depth -= meta
         elif isinstance(node, nodes.Try):
             self._block(node.body)
             for handler in node.handlers:
@@ -448,6 +507,9 @@ class Flow:
         if method in ("parameters", "named_parameters"):
             return Params(receiver)
         if method == "state_dict":
+            own = self.project.resolve_method(receiver, self.self_root, method)
+            if own is not None:  # a class of the tree with its own `state_dict` (a trainer's State)
+                return self._apply_summary(node, own, receiver, args, keywords)
             return StateDict(receiver)
         if method == "unshard":
             self.unsharded.append(receiver)
@@ -571,6 +633,11 @@ _BUILTINS = frozenset(dir(builtins))
 
 def _is_builtin(binding: Optional[nodes.NodeNG]) -> bool:
     return binding is None or binding.root().name == "builtins"
+
+
+def _returns(body: List[nodes.NodeNG]) -> bool:
+    """The block ends by leaving normally (a raise ends the process, not just the block)."""
+    return bool(body) and isinstance(body[-1], (nodes.Return, nodes.Continue, nodes.Break))
 
 
 def _element_of(value: Value) -> Value:

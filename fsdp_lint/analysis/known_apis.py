@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
+
+from astroid import nodes
 
 OPTIMIZER_PACKAGES = ("torch.optim.", "bitsandbytes.optim.", "apex.optimizers.", "torchao.optim.", "transformers.optimization.")
 NOT_OPTIMIZERS = ("torch.optim.lr_scheduler", "torch.optim.swa_utils", "torch.optim.Optimizer", "torch.optim.optimizer")
@@ -49,3 +51,70 @@ def state_dict_getter(qname: Optional[str]) -> Optional[str]:
     if name in STATE_DICT_GETTERS and module.startswith("torch.distributed.checkpoint"):
         return name
     return None
+
+
+# Context managers under which modules are built on the meta device (no storage).
+META_CONTEXTS = frozenset({"accelerate.init_empty_weights", "accelerate.big_modeling.init_empty_weights"})
+
+
+def is_meta_device_context(expr: object, qualify: Callable[[nodes.NodeNG], Optional[str]]) -> bool:
+    """`torch.device("meta")` or accelerate's `init_empty_weights()` used as a `with` item."""
+    if not isinstance(expr, nodes.Call):
+        return False
+    qname = qualify(expr.func)
+    if qname in META_CONTEXTS:
+        return True
+    if qname != "torch.device":
+        return False
+    arg = expr.args[0] if expr.args else next((k.value for k in expr.keywords or [] if k.arg == "type"), None)
+    return isinstance(arg, nodes.Const) and arg.value == "meta"
+
+
+DCP_COLLECTIVES = frozenset(
+    {"save", "load", "async_save", "save_state_dict", "load_state_dict"}
+)
+DCP_MODULE = "torch.distributed.checkpoint"
+STATE_DICT_SETTERS = frozenset({"set_model_state_dict", "set_optimizer_state_dict", "set_state_dict"})
+
+
+def dcp_function(qname: Optional[str]) -> Optional[str]:
+    """`save`/`load`/... when `qname` is one of DCP's collective entry points."""
+    if not qname:
+        return None
+    module, _, name = qname.rpartition(".")
+    if name in DCP_COLLECTIVES and (module == DCP_MODULE or module.startswith(DCP_MODULE + ".state_dict_")):
+        return name
+    return None
+
+
+def state_dict_function(qname: Optional[str]) -> Optional[str]:
+    """`get_model_state_dict`, `set_state_dict`, ... from `torch.distributed.checkpoint.state_dict`."""
+    if not qname:
+        return None
+    module, _, name = qname.rpartition(".")
+    if (name in STATE_DICT_GETTERS or name in STATE_DICT_SETTERS) and module.startswith(DCP_MODULE):
+        return name
+    return None
+
+
+def full_state_dict_option(call: nodes.Call) -> Optional[bool]:
+    """Whether the `options=StateDictOptions(...)` of a state-dict call asks for a full state dict:
+    True or False when visible (literally or through one local assignment), None when unknown."""
+    options = next((k.value for k in call.keywords or [] if k.arg == "options"), None)
+    if options is None:  # `options` is keyword-only in every state-dict function
+        return None if any(k.arg is None for k in call.keywords or []) else False
+    if isinstance(options, nodes.Name):
+        from fsdp_lint.analysis.names import binding_of
+
+        binding = binding_of(options, options.name)
+        if not isinstance(binding, nodes.AssignName) or not isinstance(binding.parent, nodes.Assign):
+            return None
+        options = binding.parent.value
+    if not isinstance(options, nodes.Call) or not getattr(options.func, "attrname", getattr(options.func, "name", "")).endswith("StateDictOptions"):
+        return None
+    full = [k.value for k in options.keywords or [] if k.arg in ("full_state_dict", "broadcast_from_rank0")]
+    if any(isinstance(value, nodes.Const) and value.value is True for value in full):
+        return True
+    if any(not isinstance(value, nodes.Const) for value in full) or any(k.arg is None for k in options.keywords or []):
+        return None
+    return False

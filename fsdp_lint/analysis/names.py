@@ -87,7 +87,7 @@ def qualified_name(expr: nodes.NodeNG, depth: int = 0) -> Optional[str]:
         return _import_binding(binding, expr.name)
     if isinstance(binding, (nodes.FunctionDef, nodes.ClassDef)):
         module = binding.root()
-        return f"{module.name}.{binding.qname().split('.', 1)[-1]}" if binding.parent is module else None
+        return f"{module.name}.{binding.name}" if binding.parent is module else None
     if isinstance(binding, nodes.AssignName):
         assign = binding.parent
         if isinstance(assign, nodes.Assign) and len(assign.targets) == 1 and assign.targets[0] is binding:
