@@ -32,13 +32,19 @@ def _check_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fsdp-lint", description="Find PyTorch FSDP2 contract violations.")
     parser.add_argument("paths", nargs="*", default=["."], help="files or directories (default: .)")
     chosen = parser.add_argument_group("selection (flags override [tool.fsdp-lint] in pyproject.toml)")
-    chosen.add_argument("--select", action="append", metavar="CODES", help="codes or prefixes to report, replacing the config's (FSD2,FSD301)")
+    chosen.add_argument(
+        "--select", action="append", metavar="CODES", help="codes or prefixes to report, replacing the config's (FSD2,FSD301)"
+    )
     chosen.add_argument("--extend-select", action="append", metavar="CODES", help="codes or prefixes to report in addition")
     chosen.add_argument("--ignore", action="append", metavar="CODES", help="codes or prefixes to skip")
     chosen.add_argument("--exclude", action="append", metavar="GLOB", help="skip matching files and directories, replacing the config's")
     chosen.add_argument("--extend-exclude", action="append", default=[], metavar="GLOB", help="skip these too")
-    chosen.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false", default=None, help="lint .gitignored files too")
-    chosen.add_argument("--force-exclude", action="store_true", default=None, help="apply excludes to files named on the command line (pre-commit)")
+    chosen.add_argument(
+        "--no-respect-gitignore", dest="respect_gitignore", action="store_false", default=None, help="lint .gitignored files too"
+    )
+    chosen.add_argument(
+        "--force-exclude", action="store_true", default=None, help="apply excludes to files named on the command line (pre-commit)"
+    )
     chosen.add_argument("--config", metavar="PATH", help="read settings from this pyproject.toml instead of searching for one")
     chosen.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     shown = parser.add_argument_group("output")

@@ -201,4 +201,3 @@ def excluded(path: str, patterns: Sequence[str]) -> bool:
             return True
         current = os.path.dirname(current)
     return False
-
