@@ -172,6 +172,16 @@ class Flow:
             return True
         return not self.is_local(obj.root) and self.project.has_sharded_descendant(obj)
 
+    def holds_shards_known_here(self, obj: Obj) -> bool:
+        """Like `may_hold_shards`, but for a parameter of this function only when this scope itself
+        shards it: a helper's parameter is not assumed sharded because some caller somewhere passes
+        a sharded module (that caller may only do so on a path the helper's own caller guards)."""
+        if self.sharded_here(obj) is not None or self.has_sharded_descendant_here(obj):
+            return True
+        if obj.root in self.param_roots.values():
+            return False
+        return self.may_hold_shards(obj)
+
     def provably_unsharded(self, obj: Obj) -> bool:
         """Whether `obj` holds no DTensor yet: nothing in it is sharded at this point, and it is
         either local to this scope or a parameter that this scope shards later (program order)."""
@@ -239,6 +249,8 @@ class Flow:
             if self.scope is self.scope.root() and isinstance(value, Obj) and value.root != (self.key, target.name, 0):
                 self.project.add_alias((self.key, target.name, 0), value)
         elif isinstance(target, (nodes.Tuple, nodes.List)):
+            if isinstance(value, Params) and len(target.elts) == 2:
+                value = Container((UNKNOWN, value))  # `for name, param in m.named_parameters()`
             items = value.items if isinstance(value, Container) and len(value.items) == len(target.elts) else None
             for index, element in enumerate(target.elts):
                 if isinstance(element, nodes.Starred):
@@ -406,8 +418,11 @@ class Flow:
             return value
         if isinstance(node, nodes.IfExp):
             self._eval(node.test)
+            self.conditions.append((node.test, True))
             body = self._eval(node.body)
+            self.conditions[-1] = (node.test, False)
             orelse = self._eval(node.orelse)
+            self.conditions.pop()
             return body if isinstance(body, Obj) else orelse
         if isinstance(node, (nodes.Lambda,)):
             return UNKNOWN

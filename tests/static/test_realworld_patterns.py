@@ -1,0 +1,142 @@
+"""Patterns rebuilt (in our own words) from real FSDP2 code bases where a rule once raised a false
+alarm or the analysis failed; each must stay silent (or, where marked, keep finding the real bug).
+benchmarks/REALWORLD.md says where each one came from."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Dict, Tuple
+
+import pytest
+
+from fsdp_lint.engine import LintOptions, lint_sources
+from fsdp_lint.selection import Selection
+
+
+def lint(files: Dict[str, str], codes: Tuple[str, ...]) -> list:
+    sources = {path: textwrap.dedent(text) for path, text in files.items()}
+    result = lint_sources(sources, LintOptions(selection=Selection(codes)))
+    assert not result.internal_errors, result.internal_errors[0].trace
+    return [(v.path, v.line, v.code) for v in result.violations]
+
+
+SILENT = {
+    # composer: rank 0 reads the full state dict of its still-unsharded model, then every rank
+    # shards and receives it by broadcast.
+    "full-state-dict-of-unsharded-model-on-rank-0": (
+        {
+            "pkg/__init__.py": "",
+            "pkg/fsdp2.py": """
+                from torch.distributed.fsdp import fully_shard
+
+                def _recurse(root, module):
+                    for child in module.children():
+                        _recurse(root, child)
+                    fully_shard(module)
+
+                def prepare(model):
+                    _recurse(model, model)
+                """,
+            "pkg/parallel.py": """
+                import torch.distributed as dist
+                from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+                from pkg.fsdp2 import prepare
+
+                def parallelize(model):
+                    full = {}
+                    if dist.get_rank() == 0:
+                        full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+                    prepare(model)
+                    return full
+                """,
+        },
+        ("FSD206",),
+    ),
+    # composer: a trainer's State object (not a module) with its own state_dict method.
+    "state-dict-of-a-non-module-class": (
+        {
+            "state.py": """
+                import torch
+                from torch.distributed.fsdp import fully_shard
+
+                class State:
+                    def __init__(self, model):
+                        self.model = model
+
+                    def shard(self):
+                        fully_shard(self.model)
+
+                    def state_dict(self):
+                        return {"step": 1}
+
+                def save(path):
+                    state = State(Model())
+                    torch.save(state.state_dict(), path)
+                """,
+        },
+        ("FSD301",),
+    ),
+    # accelerate: FSDP1's context manager chosen by a conditional expression on the version.
+    "fsdp1-api-in-a-version-conditional-expression": (
+        {
+            "save.py": """
+                from contextlib import nullcontext
+                from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, fully_shard
+
+                def save(model, plugin):
+                    fully_shard(model)
+                    ctx = FSDP.state_dict_type(model, plugin.kind) if plugin.fsdp_version == 1 else nullcontext()
+                    with ctx:
+                        return model.state_dict()
+                """,
+        },
+        ("FSD203",),
+    ),
+    # composer: an FSDP1-only helper whose parameter receives a model that is FSDP2-sharded on
+    # other paths; its only caller guards the call with an FSDP1 test.
+    "fsdp1-helper-called-under-a-guard": (
+        {
+            "state.py": """
+                from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, fully_shard
+
+                def state_dict_context(module, kind):
+                    return FSDP.state_dict_type(module, kind)
+
+                class Trainer:
+                    def setup(self):
+                        fully_shard(self.model)
+
+                    def load(self, sd):
+                        if self.fsdp1_enabled:
+                            with state_dict_context(self.model, "full"):
+                                self.model.load_state_dict(sd)
+                """,
+        },
+        ("FSD203",),
+    ),
+}
+
+
+@pytest.mark.parametrize("files, codes", list(SILENT.values()), ids=list(SILENT))
+def test_real_world_pattern_is_silent(files, codes):
+    assert lint(files, codes) == []
+
+
+def test_module_level_functions_of_packages_resolve():
+    """Calls between functions of one module inside a package (`pkg.mod.helper`) apply the callee's
+    summary: the helper's sharding is seen at the call (it used to be lost for dotted module names)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": """
+            from torch.distributed.fsdp import fully_shard
+
+            def helper(model):
+                fully_shard(model)
+                return model
+
+            def main():
+                model = helper(Model())
+                model.forward(1)
+            """,
+    }
+    assert lint(files, ("FSD201",)) == [("pkg/mod.py", 10, "FSD201")]
