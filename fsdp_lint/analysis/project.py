@@ -3,7 +3,7 @@ which objects may be sharded anywhere. Computed once per run, queried by every r
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
 
 from astroid import nodes
 
@@ -15,15 +15,23 @@ _IN_PROGRESS = object()
 _MAX_DEPTH = 12
 
 
+ModuleLoader = Callable[[str], Optional[nodes.Module]]
+
+
 class Project:
-    def __init__(self, modules: List[nodes.Module]):
+    def __init__(self, modules: List[nodes.Module], load: Optional[ModuleLoader] = None):
+        """`load` parses a module of the tree that was left out of `modules` when a name resolves
+        into it (the engine parses only the files that can matter, and the rest on demand)."""
         self.modules: Dict[str, nodes.Module] = {module.name: module for module in modules}
+        self._load = load
+        self._indexed: Set[str] = set()
         self._summaries: Dict[str, object] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._root_events: Dict[Root, List[Obj]] = {}
         self._aliases: Dict[Root, List[Obj]] = {}
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
         self._classes_by_key: Dict[str, nodes.ClassDef] = {}
+        self._called_names: Dict[str, FrozenSet[str]] = {}
 
     # ---- building the facts ---------------------------------------------------------------------
 
@@ -101,6 +109,50 @@ class Project:
             for target in self._root_events.get(candidate.root, ())
         )
 
+    def modules_with_sharded_globals(self) -> Set[str]:
+        """Modules one of whose module-level objects may be sharded (or hold a sharded module).
+
+        Any file that calls a function returning such an object can see it sharded, so the engine
+        parses those files too; objects of functions and classes cannot leak that way (parameters
+        map to the caller's arguments, objects a callee creates are new at each call site).
+        """
+        found: Set[str] = set()
+        candidates = {root for root in self._root_events} | set(self._aliases) | {root for root, _ in self._attr_values}
+        for root in candidates:
+            if ":" not in root[0] and root[0] not in found and self.may_hold_shards(Obj(root)):
+                found.add(root[0])
+        for root, attrs in self._attr_values:
+            if ":" not in root[0] and root[0] not in found and self.may_be_sharded(Obj(root, attrs)):
+                found.add(root[0])
+        return found
+
+    def may_hold_shards(self, obj: Obj) -> bool:
+        return self.may_be_sharded(obj) or self.has_sharded_descendant(obj)
+
+    def called_names(self, func: nodes.FunctionDef, depth: int = 0) -> FrozenSet[str]:
+        """The last name of every call `func` makes, and of the calls made by the functions of the
+        tree it calls (a few levels deep): what a helper may do, by name (`init_weights`, `load`)."""
+        key = scope_key(func)
+        cached = self._called_names.get(key)
+        if cached is not None:
+            return cached
+        self._called_names[key] = frozenset()  # recursion guard
+        found: Set[str] = set()
+        for call in func.nodes_of_class(nodes.Call):
+            callee = call.func
+            name = callee.attrname if isinstance(callee, nodes.Attribute) else getattr(callee, "name", None)
+            if name:
+                found.add(name)
+            if depth < 3 and isinstance(callee, nodes.Name):
+                from fsdp_lint.analysis.names import qualified_name
+
+                target = self.resolve_callable(self.canonical(qualified_name(callee)))
+                if isinstance(target, nodes.FunctionDef):
+                    found |= self.called_names(target, depth + 1)
+        result = frozenset(found)
+        self._called_names[key] = result
+        return result
+
     def class_has_blocks(self, qname: Optional[str]) -> bool:
         """Whether a class of the tree holds repeated blocks (an `nn.ModuleList`, `ModuleDict` or
         `Sequential` attribute), or is a pretrained transformer: the models that need per-block units."""
@@ -144,10 +196,18 @@ class Project:
     def _split_module(self, qname: str) -> Tuple[Optional[nodes.Module], List[str]]:
         parts = qname.split(".")
         for index in range(len(parts), 0, -1):
-            module = self.modules.get(".".join(parts[:index]))
+            module = self.module(".".join(parts[:index]))
             if module is not None:
                 return module, parts[index:]
         return None, parts
+
+    def module(self, name: str) -> Optional[nodes.Module]:
+        module = self.modules.get(name)
+        if module is None and self._load is not None:
+            module = self._load(name)
+            if module is not None:
+                self.modules[name] = module
+        return module
 
     def resolve_callable(self, qname: Optional[str]) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:
         """The function or class of the tree that a qualified name denotes."""
@@ -178,10 +238,12 @@ class Project:
         return None
 
     def _class_of_key(self, key: str) -> Optional[nodes.ClassDef]:
-        if not self._classes_by_key:
-            for module in self.modules.values():
-                for cls in module.nodes_of_class(nodes.ClassDef):
-                    self._classes_by_key[scope_key(cls)] = cls
+        if key not in self._classes_by_key and len(self._indexed) < len(self.modules):
+            for name, module in list(self.modules.items()):
+                if name not in self._indexed:
+                    self._indexed.add(name)
+                    for cls in module.nodes_of_class(nodes.ClassDef):
+                        self._classes_by_key[scope_key(cls)] = cls
         return self._classes_by_key.get(key)
 
     def _tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:

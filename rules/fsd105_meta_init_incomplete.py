@@ -1,0 +1,230 @@
+from __future__ import annotations
+
+from typing import Set
+
+from astroid import nodes
+
+from fsdp_lint.analysis import known_apis
+from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.values import Obj, Optimizer, Root, objects_in
+from fsdp_lint.rule import Invalid, Rule, Valid
+
+# Module methods that give parameters real values after `to_empty`.
+INIT_METHODS = frozenset(
+    {"init_weights", "reset_parameters", "_init_weights", "init_parameters", "initialize_weights",
+     "initialize_parameters", "apply", "post_init", "load_state_dict", "from_pretrained"}
+)
+# Calls that receive the model and cannot initialise it.
+NOT_INIT_CALLS = frozenset({"torch.compile"})
+LOADERS = frozenset({"set_model_state_dict", "set_state_dict", "load", "load_state_dict", "load_from_full_model_state_dict"})
+
+
+class MetaInitIncomplete(Rule):
+    """A model built on the meta device and sharded trains before its parameters get values.
+
+    ## What it does
+    Reports the first forward call (`model(batch)`) or `optimizer.step()` of a model that was
+    constructed under `with torch.device("meta"):` (or accelerate's `init_empty_weights()`) and
+    sharded, when in between the function neither allocated it with `model.to_empty(device=...)`
+    and then initialised it (`init_weights()`, `reset_parameters()`, `apply(init_fn)`, ...) nor
+    loaded weights into it (`load_state_dict(..., assign=True)`, `set_model_state_dict`, `dcp.load`).
+    Handing the model to other code in between (which may initialise it) silences the rule.
+
+    ## Why is this bad?
+    Meta tensors have no storage. Without `to_empty` the first forward fails inside FSDP's lazy
+    initialisation. With `to_empty` but no initialisation, parameters and buffers (RoPE
+    frequencies, norms' weights) hold whatever bytes the allocator returned: the loss is NaN or,
+    worse, plausible but wrong, and each rank holds different garbage.
+
+    ## Example
+    ```python
+    with torch.device("meta"):
+        model = Transformer(config)
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)
+    model.to_empty(device="cuda")
+    loss = model(batch).sum()
+    ```
+
+    Use instead:
+    ```python
+    model.to_empty(device="cuda")
+    with torch.no_grad():
+        model.init_weights()      # or reset_parameters() on every module, or load a checkpoint
+    loss = model(batch).sum()
+    ```
+    """
+
+    code = "FSD105"
+    name = "meta-init-incomplete"
+    severity = "error"
+    message = "`{target}` was built on the meta device and {state} before this {use}"
+    help = "after fully_shard: `{target}.to_empty(device=...)`, then initialise (`init_weights()` / `reset_parameters()`) or load weights (`set_model_state_dict`)"
+
+    VALID = [
+        Valid(
+            """
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            with torch.device("meta"):
+                model = Transformer()
+            for layer in model.layers:
+                fully_shard(layer)
+            fully_shard(model)
+            model.to_empty(device="cuda")
+            model.init_weights()
+            optimizer = torch.optim.AdamW(model.parameters())
+            model(batch).sum().backward()
+            optimizer.step()
+            """
+        ),
+        Valid(
+            """
+            import torch
+            from torch.distributed.checkpoint.state_dict import StateDictOptions, set_model_state_dict
+            from torch.distributed.fsdp import fully_shard
+
+            def build(full_sd, batch):
+                with torch.device("meta"):
+                    model = Transformer()
+                fully_shard(model)
+                set_model_state_dict(model, full_sd, options=StateDictOptions(full_state_dict=True))
+                return model(batch)
+
+            def build_loaded(sharded_sd, batch):
+                with torch.device("meta"):
+                    model = Transformer()
+                fully_shard(model)
+                model.load_state_dict(sharded_sd, assign=True)
+                return model(batch)
+
+            def build_by_framework(strategy, batch):
+                with torch.device("meta"):
+                    model = Transformer()
+                fully_shard(model)
+                strategy.materialize(model)      # unknown code: may initialise
+                return model(batch)
+            """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            def main(batch):
+                with torch.device("meta"):
+                    model = Transformer()
+                for layer in model.layers:
+                    fully_shard(layer)
+                fully_shard(model)
+                model.to_empty(device="cuda")
+                optimizer = torch.optim.AdamW(model.parameters())
+                loss = model(batch).sum()              # expect: FSD105
+                loss.backward()
+                optimizer.step()
+            """
+        ),
+        Invalid(
+            {
+                "parallel.py": """
+                    from torch.distributed.fsdp import fully_shard
+
+                    def apply_fsdp(model):
+                        for block in model.blocks:
+                            fully_shard(block)
+                        fully_shard(model)
+                    """,
+                "train.py": """
+                    import torch
+                    from accelerate import init_empty_weights
+                    from parallel import apply_fsdp
+
+                    with init_empty_weights():
+                        model = Transformer()
+                    apply_fsdp(model)
+                    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+                    optimizer.step()                        # expect: FSD105
+                    """,
+            }
+        ),
+    ]
+
+    def __init__(self, reporter):
+        super().__init__(reporter)
+        self._materialised: Set[Root] = set()
+        self._initialised: Set[Root] = set()
+        self._reported: Set[Root] = set()
+
+    def on_call(self, node: nodes.Call, flow: Flow) -> None:
+        if not flow.meta_roots:
+            return
+        func = node.func
+        callee = flow.value(func)
+        if isinstance(callee, Obj) and not callee.attrs and callee.root in flow.meta_roots:
+            self._check_use(node, callee, flow, "forward")
+            return
+        if isinstance(func, nodes.Attribute):
+            receiver = flow.value(func.expr)
+            if isinstance(receiver, Optimizer) and func.attrname == "step":
+                for owner in receiver.over:
+                    if owner.root in flow.meta_roots:
+                        self._check_use(node, owner, flow, "`optimizer.step()`")
+                return
+            if isinstance(receiver, Obj) and receiver.root in flow.meta_roots:
+                self._method(node, func.attrname, receiver.root)
+                return
+        self._passed(node, flow)
+
+    def on_function_end(self, flow: Flow) -> None:
+        self._materialised, self._initialised, self._reported = set(), set(), set()
+
+    def _method(self, node: nodes.Call, method: str, root: Root) -> None:
+        if method == "to_empty":
+            self._materialised.add(root)
+        elif _initialises(method):
+            if method != "load_state_dict" or any(k.arg == "assign" for k in node.keywords or []):
+                self._initialised.add(root)
+
+    def _passed(self, node: nodes.Call, flow: Flow) -> None:
+        """A call that receives the model: a loader initialises it, unknown code may."""
+        if flow.is_fully_shard_call(node):
+            return
+        qname = flow.qualified_name(node.func) or ""
+        if qname in NOT_INIT_CALLS or known_apis.optimizer_class(qname):
+            return
+        helper = flow.project.resolve_callable(qname)
+        if isinstance(helper, nodes.FunctionDef) and not any(_initialises(name) for name in flow.project.called_names(helper)):
+            return  # a helper of the tree that provably calls nothing that initialises (a sharding helper)
+        for arg in list(node.args) + [k.value for k in node.keywords or []]:
+            for obj in objects_in(flow.value(arg)):
+                if obj.root in flow.meta_roots:
+                    self._initialised.add(obj.root)
+
+    def _check_use(self, node: nodes.Call, model: Obj, flow: Flow, use: str) -> None:
+        root = model.root
+        if root in self._initialised or root in self._reported:
+            return
+        whole = Obj(root)
+        if not (flow.may_be_sharded(whole) or flow.has_sharded_descendant_here(whole)):
+            return
+        state = _state(root in self._materialised)
+        self._reported.add(root)
+        target = whole.display
+        self.report(node, self.message.format(target=target, state=state, use=use), help=self.help.format(target=target))
+
+
+def _initialises(name: str) -> bool:
+    """A call of this name may give parameters values (`init_weights`, `load`, `apply`, ...)."""
+    if name in INIT_METHODS or name in LOADERS:
+        return True
+    return ("init" in name or "load" in name or "materiali" in name) and name not in known_apis.INERT_METHODS and name != "__init__"
+
+
+def _state(materialised: bool) -> str:
+    if materialised:
+        return "`to_empty` gave it uninitialised memory, but nothing initialised or loaded its parameters"
+    return "was never materialised (`to_empty`) nor loaded"
