@@ -1,10 +1,7 @@
 """Runtime check FSD202: an optimizer that holds tensors other than the sharded parameters."""
 
 import weakref
-from typing import Any, List, Sequence
-
-import torch.nn as nn
-from torch.utils.weak import WeakIdKeyDictionary
+from typing import Any, List
 
 from fsdp_lint.runtime import naming, torch_shims
 from fsdp_lint.runtime.check import RuntimeCheck
@@ -45,12 +42,7 @@ class OptimizerBeforeShard(RuntimeCheck):
 
     def __init__(self, guard: Any) -> None:
         super().__init__(guard)
-        self._replaced = WeakIdKeyDictionary()  # original parameter -> FSDPParam replacing it
         self._checked: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
-
-    def on_sharded(self, group: Any, params: Sequence[nn.Parameter]) -> None:
-        for original, fsdp_param in zip(params, torch_shims.group_fsdp_params(group)):
-            self._replaced[original] = fsdp_param
 
     def on_optimizer_init(self, optimizer: Any) -> None:
         self._check(optimizer)
@@ -67,7 +59,7 @@ class OptimizerBeforeShard(RuntimeCheck):
         by_unsharded = None
         for group in optimizer.param_groups:
             for param in group["params"]:
-                fsdp_param = self._replaced.get(param)
+                fsdp_param = self.guard.replaced.get(param)
                 if fsdp_param is not None:
                     replaced.append(fsdp_param)
                     continue

@@ -18,6 +18,8 @@ EVENTS: Tuple[str, ...] = (
     "on_forward",  # (module,) forward body of an FSDP module: per module per step
     "on_optimizer_init",  # (optimizer,) an optimizer was constructed
     "on_step",  # (optimizer,) before every optimizer.step(): keep it to a few attribute reads
+    "on_sync_changed",  # (module, requires_sync, recurse) after module.set_requires_gradient_sync(...)
+    "on_load_state_dict",  # (module, state_dict) module.load_state_dict(state_dict) is about to copy
     "on_save",  # (obj,) torch.save(obj, ...) is about to write
     "on_materialized",  # (module,) module.to_empty(...) allocated storage for meta tensors
     "on_params_changed",  # (module,) an FSDP-managed module registered or converted parameters
@@ -36,9 +38,15 @@ class RuntimeCheck:
     def __init__(self, guard: Any) -> None:
         self.guard = guard
 
-    def report(self, detail: str, fix: str, key: Optional[str] = None, rank_local: bool = True) -> None:
-        """Raise or warn (see ``Reporter.report``); ``rank_local=False`` when all ranks see it."""
-        self.guard.reporter.report(self, detail, fix, key=key, rank_local=rank_local)
+    def report(
+        self, detail: str, fix: str, key: Optional[str] = None, rank_local: bool = True, severity: Optional[str] = None
+    ) -> None:
+        """Raise or warn (see ``Reporter.report``); ``rank_local=False`` when all ranks see it.
+
+        ``severity="warning"`` downgrades one finding of an error-severity check (a choice that
+        is usually wrong but may be deliberate) to a warning in every mode.
+        """
+        self.guard.reporter.report(self, detail, fix, key=key, rank_local=rank_local, severity=severity)
 
     def listens_to(self) -> List[str]:
         return [event for event in EVENTS if getattr(type(self), event) is not getattr(RuntimeCheck, event)]
@@ -65,6 +73,12 @@ class RuntimeCheck:
         pass
 
     def on_step(self, optimizer: Any) -> None:
+        pass
+
+    def on_sync_changed(self, module: nn.Module, requires_sync: bool, recurse: bool) -> None:
+        pass
+
+    def on_load_state_dict(self, module: nn.Module, state_dict: Any) -> None:
         pass
 
     def on_save(self, obj: Any) -> None:

@@ -16,7 +16,7 @@ import torch.compiler
 from fsdp_lint.runtime.check import EVENTS, RuntimeCheck
 from fsdp_lint.runtime_errors import FSDPContractError, FSDPContractWarning
 
-_PASS_THROUGH = (FSDPContractError, FSDPContractWarning)
+PASS_THROUGH = (FSDPContractError, FSDPContractWarning)
 
 
 def load_check_classes() -> List[type]:
@@ -55,7 +55,7 @@ class Dispatcher:
         for check, handler in listeners:
             try:
                 handler(*args)
-            except _PASS_THROUGH:
+            except PASS_THROUGH:
                 raise
             except Exception as exc:
                 self.disable(check, event, exc)
@@ -65,7 +65,7 @@ class Dispatcher:
         for check, handler in self.listeners[event]:
             try:
                 answer = handler(*args)
-            except _PASS_THROUGH:
+            except PASS_THROUGH:
                 raise
             except Exception as exc:
                 self.disable(check, event, exc)

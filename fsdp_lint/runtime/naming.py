@@ -32,7 +32,7 @@ def module_path(module: nn.Module, root: Optional[nn.Module] = None) -> str:
                 break
     if best:
         return best
-    return f"<root {type(module).__name__}>"
+    return f"<root {class_name(module)}>"
 
 
 def param_path(module: nn.Module, param_name: str, root: Optional[nn.Module] = None) -> str:

@@ -65,7 +65,7 @@ def install(guard: Any) -> None:
     """Install the patch points that at least one enabled check listens to."""
     wants = guard.dispatcher.wants
     patcher = guard.patcher
-    if wants("on_shard", "on_sharded") and torch_shims.get("FSDPParamGroup") is not None:
+    if torch_shims.get("FSDPParamGroup") is not None:  # once per unit; records ``guard.replaced``
         _patch_param_group_init(guard, torch_shims.get("FSDPParamGroup"))
     if torch_shims.get("FSDPState") is not None:
         _patch_lazy_init(guard, torch_shims.get("FSDPState"))
@@ -73,6 +73,8 @@ def install(guard: Any) -> None:
         _patch_fsdp_classes(guard, torch_shims.get("FSDPModule"))
         if wants("attribute_hint"):
             _patch_fsdp_getattr(guard, torch_shims.get("FSDPModule"))
+        if wants("on_sync_changed"):
+            _patch_sync_setter(guard, torch_shims.get("FSDPModule"))
     if wants("on_fsdp1_call") and torch_shims.get("FullyShardedDataParallel") is not None:
         _patch_fsdp1_methods(guard, torch_shims.get("FullyShardedDataParallel"))
     if wants("on_optimizer_init"):
@@ -84,6 +86,8 @@ def install(guard: Any) -> None:
         )
     if wants("on_save"):
         _patch_save(guard)
+    if wants("on_load_state_dict"):
+        _patch_load_state_dict(guard)
     if wants("on_materialized"):
         _wrap_after(guard, nn.Module, "to_empty", "on_materialized")
     if wants("on_params_changed"):
@@ -95,11 +99,15 @@ def _patch_param_group_init(guard: Any, group_cls: type) -> None:
     original = group_cls.__init__
     emit = guard.dispatcher.emit
 
+    replaced = guard.replaced
+
     @functools.wraps(original)
     def __init__(self: Any, params: Any, modules: Any, *args: Any, **kwargs: Any) -> None:
         params = list(params)
         emit("on_shard", params, tuple(modules))
         original(self, params, modules, *args, **kwargs)
+        for param, fsdp_param in zip(params, torch_shims.group_fsdp_params(self)):
+            replaced[param] = fsdp_param
         emit("on_sharded", self, params)
 
     guard.patcher.set_attr(group_cls, "__init__", __init__)
@@ -198,6 +206,19 @@ def _patch_fsdp_getattr(guard: Any, fsdp_module: type) -> None:
     guard.patcher.set_attr(fsdp_module, "__getattr__", __getattr__)
 
 
+def _patch_sync_setter(guard: Any, fsdp_module: type) -> None:
+    """Gradient accumulation toggles this public setter; the step check reads what it left."""
+    original = fsdp_module.set_requires_gradient_sync
+    emit = guard.dispatcher.emit
+
+    @functools.wraps(original)
+    def set_requires_gradient_sync(self: nn.Module, requires_gradient_sync: bool, *, recurse: bool = True) -> None:
+        original(self, requires_gradient_sync, recurse=recurse)
+        emit("on_sync_changed", self, requires_gradient_sync, recurse)
+
+    guard.patcher.set_attr(fsdp_module, "set_requires_gradient_sync", set_requires_gradient_sync)
+
+
 def _patch_fsdp1_methods(guard: Any, fsdp1_cls: type) -> None:
     emit = guard.dispatcher.emit
     for name in FSDP1_METHODS:
@@ -240,6 +261,19 @@ def _patch_save(guard: Any) -> None:
     guard.patcher.set_attr(torch.serialization, "save", save)
     if torch.save is original:
         guard.patcher.set_attr(torch, "save", save)
+
+
+def _patch_load_state_dict(guard: Any) -> None:
+    """Checked before torch copies anything, so a misload never half-happens."""
+    original = nn.Module.load_state_dict
+    emit = guard.dispatcher.emit
+
+    @functools.wraps(original)
+    def load_state_dict(self: nn.Module, state_dict: Any, *args: Any, **kwargs: Any) -> Any:
+        emit("on_load_state_dict", self, state_dict)
+        return original(self, state_dict, *args, **kwargs)
+
+    guard.patcher.set_attr(nn.Module, "load_state_dict", load_state_dict)
 
 
 def _wrap_after(guard: Any, owner: type, name: str, event: str, managed_only: bool = False) -> None:

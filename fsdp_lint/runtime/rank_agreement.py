@@ -6,15 +6,19 @@ and every wait on it is bounded. Keys carry the torchelastic run id and restart 
 elastic restart never reads the previous attempt's keys.
 """
 
+import atexit
 import json
 import os
+import sys
 import threading
 import warnings
+import zlib
 from datetime import timedelta
 from typing import Any, Dict, List, Optional, Set
 
 from fsdp_lint.runtime import torch_shims
-from fsdp_lint.runtime.reporter import Finding
+from fsdp_lint.runtime.reporter import Finding, current_rank
+from fsdp_lint.runtime_errors import FSDPContractError
 
 
 def _namespace() -> str:
@@ -28,6 +32,37 @@ def _namespace() -> str:
 _lock = threading.Lock()
 _exchanges = 0
 _seen: Set[int] = set()
+_lingering: List[Finding] = []  # findings this rank published, for the store host's exit
+
+
+def _ack_key(finding: Finding, rank: int) -> str:
+    """Set by ``rank`` once it stops with ``finding`` (its own or a peer's)."""
+    return f"{_namespace()}ack/{finding.code}/{zlib.crc32(finding.key.encode())}/{rank}"
+
+
+def _hosts_store() -> bool:
+    """With plain ``init_process_group`` rank 0 hosts the TCPStore; under torchrun the agent does."""
+    return current_rank() == 0 and os.environ.get("TORCHELASTIC_USE_AGENT_STORE", "").lower() != "true"
+
+
+def _linger(store: Any, timeout_s: float) -> None:
+    """At exit of the store host dying of a published finding: let the peers read it first.
+
+    Without this the store dies with the process, and a peer blocked in a collective sees only
+    the backend's "Connection closed". Destroying the process group first makes the peers'
+    collectives fail now; then the store stays up (bounded) until each peer acknowledged.
+    """
+    import torch.distributed as dist
+
+    if not isinstance(getattr(sys, "last_value", None), FSDPContractError) or not _lingering:
+        return
+    try:
+        world = dist.get_world_size()
+        dist.destroy_process_group()
+        keys = [_ack_key(_lingering[-1], rank) for rank in range(world) if rank != current_rank()]
+        store.wait(keys, timedelta(seconds=timeout_s))
+    except Exception:  # a peer never acknowledged, or the group was already gone: exit anyway
+        pass
 
 
 class RankAgreement:
@@ -52,8 +87,24 @@ class RankAgreement:
             with _lock:
                 _seen.add(index)
             store.set(f"{ns}finding/{index}", json.dumps(finding.to_json()))
+            store.set(_ack_key(finding, current_rank()), "1")
         except Exception as exc:  # the store is gone: the peers will see FSDP's own error instead
             warnings.warn(f"fsdp-lint: could not publish {finding.code} to the other ranks: {exc}", RuntimeWarning)
+            return
+        if _hosts_store():
+            with _lock:
+                if not _lingering:
+                    atexit.register(_linger, store, self.timeout_s)
+                _lingering.append(finding)
+
+    def acknowledge(self, finding: Finding) -> None:
+        """Tell the store host that this rank stopped with a peer's finding."""
+        store = self._store()
+        try:
+            if store is not None:
+                store.set(_ack_key(finding, current_rank()), "1")
+        except Exception:  # the host is gone already: nobody is waiting
+            pass
 
     def peer_findings(self, known: Set[Any], wait_s: float = 0.0) -> List[Finding]:
         """Findings other ranks published that this rank has not raised itself, oldest first."""
@@ -102,12 +153,22 @@ class RankAgreement:
             store.wait(keys, timedelta(seconds=self.timeout_s))
             return [json.loads(store.get(key)) for key in keys]
         except Exception as exc:
-            if not self._warned_timeout:
-                self._warned_timeout = True
-                warnings.warn(
-                    f"fsdp-lint: not every rank reached the first forward within {self.timeout_s:.0f} s "
-                    f"({exc}); cross-rank checks skipped. Ranks that build different models or "
-                    "shard differently hang in FSDP's first all-gather.",
-                    RuntimeWarning,
-                )
+            self._warn_absent(store, keys, exc)
             return [record]
+
+    def _warn_absent(self, store: Any, keys: List[str], exc: Exception) -> None:
+        """Name the ranks that never arrived: dead, stuck elsewhere, or slower than the bound."""
+        if self._warned_timeout:
+            return
+        self._warned_timeout = True
+        try:
+            absent = [rank for rank, key in enumerate(keys) if not store.check([key])]
+            who = f"rank(s) {absent} did not"
+        except Exception:  # the store itself is gone: its host (rank 0 or the agent) died
+            who = f"the store is unreachable ({exc}), so not every rank could"
+        warnings.warn(
+            f"fsdp-lint: {who} reach the first forward within {self.timeout_s:.0f} s (dead, stuck "
+            "elsewhere, or slower than $FSDP_LINT_RUNTIME_TIMEOUT); cross-rank checks skipped. If a "
+            "rank died, the others fail or hang in FSDP's first all-gather.",
+            RuntimeWarning,
+        )

@@ -59,9 +59,19 @@ class Reporter:
         self.raised: Set[Tuple[str, str]] = set()
         self._collecting = threading.local()
 
-    def report(self, check: Any, detail: str, fix: str, key: Optional[str] = None, rank_local: bool = True) -> None:
+    def report(
+        self,
+        check: Any,
+        detail: str,
+        fix: str,
+        key: Optional[str] = None,
+        rank_local: bool = True,
+        severity: Optional[str] = None,
+    ) -> None:
         """Raise (raise mode, error severity) or warn once; ``key`` identifies the violation."""
-        finding = Finding(check.code, check.name, check.severity, key or detail, detail, fix, current_rank())
+        finding = Finding(
+            check.code, check.name, severity or check.severity, key or detail, detail, fix, current_rank()
+        )
         if self.config.mode != "raise" or finding.severity != "error":
             self.warn(finding)
             return
@@ -86,6 +96,7 @@ class Reporter:
         """Stop this rank with a finding another rank made (or the agreed first-forward one)."""
         with self._lock:
             self.raised.add((finding.code, finding.key))
+        self.agreement.acknowledge(finding)
         raise FSDPContractError(finding.message(current_rank()), finding.code) from cause
 
     def start_collecting(self) -> None:

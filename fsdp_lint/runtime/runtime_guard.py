@@ -2,13 +2,15 @@
 
 import os
 import socket
+import warnings
 from typing import Any, Dict, List, Optional
 
 import torch
+from torch.utils.weak import WeakIdKeyDictionary
 
 from fsdp_lint.runtime import patches, torch_shims
 from fsdp_lint.runtime.config import Config
-from fsdp_lint.runtime.dispatch import Dispatcher, load_check_classes
+from fsdp_lint.runtime.dispatch import PASS_THROUGH, Dispatcher, load_check_classes
 from fsdp_lint.runtime.rank_agreement import RankAgreement
 from fsdp_lint.runtime.reporter import Finding, Reporter, current_rank
 
@@ -23,6 +25,9 @@ class Guard:
         self.dispatcher = Dispatcher(checks)
         self.patcher = patches.Patcher()
         self.facts: Dict[str, Any] = {}
+        # original parameter -> the FSDPParam whose DTensor replaced it (id-keyed: tensors
+        # cannot be dict keys by value)
+        self.replaced = WeakIdKeyDictionary()
 
     def install(self) -> None:
         try:
@@ -35,7 +40,21 @@ class Guard:
         self.patcher.undo()
 
     def root_init(self, state: Any) -> None:
-        """First forward of a root: run the one-time checks, agree across ranks, then raise.
+        """First forward of a root; a failure of the guard's own machinery here never stops training."""
+        try:
+            self._root_init(state)
+        except PASS_THROUGH:
+            raise
+        except Exception as exc:
+            warnings.warn(
+                f"fsdp-lint: internal error at the first forward of a root ({type(exc).__name__}: {exc}); "
+                "its one-time and cross-rank checks are skipped. Training continues; please report this.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+
+    def _root_init(self, state: Any) -> None:
+        """Run the one-time checks, agree across ranks, then raise.
 
         Rank-local verdicts (a meta-init fingerprint, a device) are exchanged through the store
         before anyone raises, so that every rank stops with the same error at the same point

@@ -40,6 +40,14 @@ _PLACES: Dict[str, Tuple[Tuple[str, str], ...]] = {
         ("torch.distributed._tensor", "DTensor"),
     ),
     "FullyShardedDataParallel": (("torch.distributed.fsdp", "FullyShardedDataParallel"),),
+    "MixedPrecisionPolicy": (
+        ("torch.distributed.fsdp", "MixedPrecisionPolicy"),
+        ("torch.distributed._composable.fsdp", "MixedPrecisionPolicy"),
+    ),
+    "OffloadPolicy": (
+        ("torch.distributed.fsdp", "OffloadPolicy"),
+        ("torch.distributed._composable.fsdp", "OffloadPolicy"),
+    ),
     "get_default_store": (("torch.distributed.distributed_c10d", "_get_default_store"),),
 }
 
@@ -132,6 +140,20 @@ def group_is_unsharded(group: Any) -> bool:
     return group._sharded_state is _found["ShardedState"].UNSHARDED
 
 
+def group_policies(group: Any) -> Tuple[Any, Any]:
+    """The ``mp_policy`` and ``offload_policy`` the unit was built with, as given to fully_shard."""
+    return group.mp_policy, group.offload_policy
+
+
+def group_reduces_grads(group: Any) -> bool:
+    """False after ``set_requires_gradient_sync(False)`` (``reduce_scatter_grads`` in early FSDP2)."""
+    return bool(getattr(group, "reduce_grads", getattr(group, "reduce_scatter_grads", True)))
+
+
+def group_mesh(group: Any) -> Any:
+    return group.mesh_info.mesh
+
+
 # --- FSDPParam accessors ------------------------------------------------------------------------
 
 
@@ -153,6 +175,15 @@ def sharded_param(fsdp_param: Any) -> torch.Tensor:
 def unsharded_param(fsdp_param: Any) -> Optional[torch.Tensor]:
     """The plain all-gathered parameter, if FSDP has allocated one."""
     return getattr(fsdp_param, "_unsharded_param", None)
+
+
+def unreduced_grad(fsdp_param: Any) -> Optional[torch.Tensor]:
+    """A gradient FSDP holds unsharded because it was not reduce-scattered yet, or None."""
+    accumulated = getattr(fsdp_param, "unsharded_accumulated_grad", None)
+    if accumulated is not None:
+        return accumulated
+    unsharded = getattr(fsdp_param, "_unsharded_param", None)
+    return unsharded.grad if unsharded is not None else None
 
 
 def registered_forms(fsdp_param: Any) -> Tuple[Any, ...]:

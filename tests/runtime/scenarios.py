@@ -17,8 +17,11 @@ import torch.distributed as dist
 import torch.distributed.checkpoint as dcp
 import torch.nn as nn
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, set_model_state_dict
+from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import (
+    CPUOffload,
     FullyShardedDataParallel,
+    MixedPrecision,
     MixedPrecisionPolicy,
     fully_shard,
     register_fsdp_forward_method,
@@ -63,6 +66,27 @@ class Model(nn.Module):
 
     def generate(self, x: torch.Tensor) -> torch.Tensor:
         return self.forward(x).sigmoid()
+
+
+class TiedModel(nn.Module):
+    """A language-model shape: the output head shares the embedding's weight."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.emb = nn.Embedding(10, DIM)
+        self.layers = nn.ModuleList(Block() for _ in range(2))
+        self.head = nn.Linear(DIM, 10, bias=False)
+        self.head.weight = self.emb.weight
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        h = self.emb(tokens)
+        for block in self.layers:
+            h = block(h)
+        return self.head(h)
+
+
+def tokens(rank: int) -> torch.Tensor:
+    return torch.randint(0, 10, (4, 3), generator=torch.Generator().manual_seed(rank))
 
 
 def build(seed: int = 0, shard: bool = True, **shard_kwargs: Any) -> Model:
@@ -224,6 +248,94 @@ def fsd203_state_dict_type(rank: int, tmp: str) -> None:
         pass
 
 
+def fsd103_blocks_only(rank: int, tmp: str) -> List[float]:
+    model = build(shard=False)
+    for block in model.layers:
+        fully_shard(block)
+    return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=1)
+
+
+def fsd104_tied_split(rank: int, tmp: str) -> None:
+    torch.manual_seed(0)
+    model = TiedModel()
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model.emb)
+    fully_shard(model)
+    model(tokens(rank)).sum().backward()
+
+
+def fsd107_fsdp1_mixed_precision(rank: int, tmp: str) -> None:
+    model = build(mp_policy=MixedPrecision(param_dtype=torch.bfloat16))
+    model(batch(rank)).sum().backward()
+
+
+def fsd107_fsdp1_cpu_offload(rank: int, tmp: str) -> List[float]:
+    model = build(offload_policy=CPUOffload(offload_params=True))
+    return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=1)
+
+
+def fsd107_root_without_policy(rank: int, tmp: str) -> None:
+    torch.manual_seed(0)
+    model = Model()
+    for block in model.layers:
+        fully_shard(block, mp_policy=MixedPrecisionPolicy(param_dtype=torch.bfloat16))
+    fully_shard(model)
+    model(batch(rank)).sum().backward()
+
+
+def fsd107_low_precision_reduce(rank: int, tmp: str) -> List[float]:
+    model = build(mp_policy=MixedPrecisionPolicy(reduce_dtype=torch.bfloat16))
+    return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=1)
+
+
+def fsd108_different_order(rank: int, tmp: str) -> List[float]:
+    """Harmless to FSDP by itself, but a sign of rank-dependent code: it still trains."""
+    model = build(shard=False)
+    for block in (model.layers if rank == 0 else reversed(model.layers)):
+        fully_shard(block)
+    fully_shard(model)
+    return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=1)
+
+
+def fsd108_different_units(rank: int, tmp: str) -> None:
+    """Raise mode only: unguarded, the mismatched all-gathers would crash or hang."""
+    model = build(shard=False)
+    for i, block in enumerate(model.layers):
+        if i != 2 or rank == 0:
+            fully_shard(block)
+    fully_shard(model)
+    model(batch(rank))
+
+
+def fsd108_different_mesh(rank: int, tmp: str) -> None:
+    """Raise mode only: each rank builds a mesh of its own."""
+    mesh = init_device_mesh("cpu", (2,), mesh_dim_names=("dp",) if rank == 0 else ("shard",))
+    build(mesh=mesh)(batch(rank))
+
+
+def fsd205_sync_left_off(rank: int, tmp: str) -> None:
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model.set_requires_gradient_sync(False)
+    model(batch(rank)).sum().backward()
+    optimizer.step()
+
+
+def fsd205_sync_enabled_after_backward(rank: int, tmp: str) -> None:
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model.set_requires_gradient_sync(False)
+    model(batch(rank)).sum().backward()
+    model.set_requires_gradient_sync(True)
+    optimizer.step()
+
+
+def fsd302_plain_load(rank: int, tmp: str) -> None:
+    full = build(shard=False).state_dict()
+    build(seed=1).load_state_dict(full)  # noqa: FSD302 (intentional violation)
+
+
 # --- correct patterns --------------------------------------------------------------------------
 
 
@@ -296,6 +408,52 @@ def clean_compile(rank: int, tmp: str) -> List[float]:
         fully_shard(block)
     fully_shard(model)
     return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=2)
+
+
+def clean_compile_root(rank: int, tmp: str) -> List[float]:
+    model = build()
+    compiled = torch.compile(model, backend="eager")
+    return train(compiled, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=2)
+
+
+def clean_tied(rank: int, tmp: str) -> List[float]:
+    """Tied weights stay in one unit: both left to the root, or grouped."""
+    losses = []
+    for grouped in (False, True):
+        torch.manual_seed(0)
+        model = TiedModel()
+        for block in model.layers:
+            fully_shard(block)
+        if grouped:
+            fully_shard([model.emb, model.head])
+        fully_shard(model)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        loss = model(tokens(rank)).float().pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+def clean_parameterless_root(rank: int, tmp: str) -> List[float]:
+    """Blocks sharded, root not: fine when the root owns no parameters of its own."""
+    torch.manual_seed(0)
+    model = nn.Sequential(Block(), Block())
+    for block in model:
+        fully_shard(block)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    loss = model(torch.randn(4, DIM, generator=torch.Generator().manual_seed(rank))).pow(2).mean()
+    loss.backward()
+    optimizer.step()
+    return [loss.item()]
+
+
+def clean_full_state_dict_load(rank: int, tmp: str) -> None:
+    """A full plain state dict goes in through set_model_state_dict, not load_state_dict."""
+    full = build(shard=False).state_dict()
+    model = build(seed=1)
+    set_model_state_dict(model, full, options=StateDictOptions(full_state_dict=True))
+    model(batch(rank)).sum().backward()
 
 
 def clean_threads(rank: int, tmp: str) -> List[float]:

@@ -32,16 +32,29 @@ VIOLATIONS = {
     "fsd203_summon_full_params": ("FSD203", None),
     "fsd203_clip_grad_norm": ("FSD203", "_is_root"),
     "fsd203_state_dict_type": ("FSD203", "KeyError"),
+    "fsd103_blocks_only": ("FSD103", None),
+    "fsd104_tied_split": ("FSD104", "is shared with a parameter already managed by another FSDP group"),
+    "fsd107_fsdp1_mixed_precision": ("FSD107", "mat1 and mat2 must have the same dtype"),
+    "fsd107_fsdp1_cpu_offload": ("FSD107", None),
+    "fsd107_root_without_policy": ("FSD107", "mat1 and mat2 must have the same dtype"),
+    "fsd108_different_order": ("FSD108", None),
+    "fsd205_sync_left_off": ("FSD205", None),
+    "fsd205_sync_enabled_after_backward": ("FSD205", None),
+    "fsd302_plain_load": ("FSD302", "Error(s) in loading state_dict"),
 }
+# Unguarded (or in warn mode) these would leave mismatched collectives behind: raise mode only.
+RAISE_ONLY = {"fsd108_different_units": "FSD108", "fsd108_different_mesh": "FSD108"}
 CLEAN = ["clean_training", "clean_mixed_precision", "clean_checkpointing", "clean_meta_init", "clean_compile",
-         "clean_threads"]
+         "clean_threads", "clean_compile_root", "clean_tied", "clean_parameterless_root",
+         "clean_full_state_dict_load"]
 
 
 @pytest.fixture(scope="module")
 def results():
     jobs = [[name, mode] for name in VIOLATIONS for mode in ("raise", "warn")]
     jobs += [["fsd101_root_only", "raise"], ["fsd101_root_only", "warn"], ["fsd203_no_sync", "warn"],
-             ["fsd301_save_nothing_written", "raise"]]
+             ["fsd301_save_nothing_written", "raise"], ["fsd107_low_precision_reduce", "raise"]]
+    jobs += [[name, "raise"] for name in RAISE_ONLY]
     jobs += [[name, "raise"] for name in CLEAN]
     jobs += [["compare_guarded_losses", None], ["enable_disable_restores", None]]
     with tempfile.TemporaryDirectory() as tmp:
@@ -72,6 +85,42 @@ def test_violation_warns_once_in_warn_mode(results, name):
             assert entry["other"] is None, entry
         else:
             assert torch_error in entry["other"], entry
+
+
+@pytest.mark.parametrize("name", sorted(RAISE_ONLY))
+def test_rank_divergent_sharding_stops_every_rank_before_the_first_all_gather(results, name):
+    for rank, by_job in enumerate(results):
+        entry = by_job[f"raise:{name}"]
+        assert entry["error"] == RAISE_ONLY[name] and f"[rank {rank}]" in entry["message"], entry
+    assert results[0]["raise:" + name]["message"].split("] ", 1)[1] == results[1]["raise:" + name]["message"].split(
+        "] ", 1)[1]
+
+
+def test_divergence_messages_name_what_differs(results):
+    by_job = results[0]
+    assert "`layers.2` is a fully_shard unit on rank(s) [0] but not on rank(s) [1]" in by_job[
+        "raise:fsd108_different_units"]["message"]
+    assert "('dp',)" in by_job["raise:fsd108_different_mesh"]["message"]
+    assert "different order" in by_job["raise:fsd108_different_order"]["message"]
+
+
+def test_low_precision_reduce_warns_even_in_raise_mode(results):
+    for by_job in results:
+        entry = by_job["raise:fsd107_low_precision_reduce"]
+        assert entry["error"] is None and entry["other"] is None and entry["warnings"] == ["FSD107"], entry
+        assert "reduces gradients in bfloat16" in entry["message"]
+
+
+def test_new_checks_name_what_to_change(results):
+    by_job = results[0]
+    assert "`head.weight` is the same parameter as `model.emb.weight`" in by_job["raise:fsd104_tied_split"]["message"]
+    assert "fully_shard([model.emb, model.head])" in by_job["raise:fsd104_tied_split"]["message"]
+    assert "`inp.weight`" in by_job["raise:fsd103_blocks_only"]["message"]
+    assert "root (Model) has no mixed-precision policy" in by_job["raise:fsd107_root_without_policy"]["message"]
+    assert "MixedPrecision(...)" in by_job["raise:fsd107_fsdp1_mixed_precision"]["message"]
+    assert "gradient sync is off" in by_job["raise:fsd205_sync_left_off"]["message"]
+    assert "unreduced, unsharded gradients" in by_job["raise:fsd205_sync_enabled_after_backward"]["message"]
+    assert "set_model_state_dict" in by_job["raise:fsd302_plain_load"]["message"]
 
 
 def test_root_only_sharding_warns_even_in_raise_mode(results):
@@ -136,7 +185,7 @@ def test_violation_seen_by_one_rank_stops_every_rank():
 
 
 def test_scenario_table_covers_every_runtime_check():
-    codes = {code for code, _ in VIOLATIONS.values()} | {"FSD101"}
+    codes = {code for code, _ in VIOLATIONS.values()} | {"FSD101"} | set(RAISE_ONLY.values())
     checks = {name[3:6] for name in os.listdir(os.path.join(os.path.dirname(scenarios.__file__), "..", "..",
                                                             "runtime_checks")) if name.startswith("fsd")}
     assert {f"FSD{c}" for c in checks} - codes == {"FSD106"}  # CUDA only: see test_api.py
