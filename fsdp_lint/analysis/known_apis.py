@@ -33,6 +33,12 @@ INERT_METHODS = SELF_RETURNING_METHODS | frozenset(
 IDENTITY_FUNCTIONS = frozenset({"torch.compile"})
 LEAF_MODULE_PREFIX = "torch.nn."
 BLOCK_CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"})
+# torch.nn leaf modules that own parameters (containers and activations own none).
+PARAMETERISED_LEAVES = frozenset(
+    {"Linear", "Embedding", "EmbeddingBag", "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d",
+     "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+     "Bilinear", "Parameter", "MultiheadAttention", "LSTM", "GRU", "RNN", "PReLU"}
+)
 PRETRAINED_FACTORIES = frozenset({"from_pretrained", "from_config"})
 
 

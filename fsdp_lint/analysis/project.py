@@ -3,7 +3,8 @@ which objects may be sharded anywhere. Computed once per run, queried by every r
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
+from dataclasses import dataclass
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
 
 from astroid import nodes
 
@@ -16,6 +17,14 @@ _MAX_DEPTH = 12
 
 
 ModuleLoader = Callable[[str], Optional[nodes.Module]]
+
+
+@dataclass(frozen=True)
+class ClassFacts:
+    """Attributes set to parameterised modules/parameters, and tied parameter paths (from `self`)."""
+
+    param_attrs: Tuple[str, ...]
+    ties: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...]
 
 
 class Project:
@@ -32,6 +41,7 @@ class Project:
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
         self._classes_by_key: Dict[str, nodes.ClassDef] = {}
         self._called_names: Dict[str, FrozenSet[str]] = {}
+        self._class_facts: Dict[str, ClassFacts] = {}
 
     # ---- building the facts ---------------------------------------------------------------------
 
@@ -153,6 +163,41 @@ class Project:
         self._called_names[key] = result
         return result
 
+    def class_facts(self, qname: Optional[str]) -> "ClassFacts":
+        """What a class of the tree (with its tree bases) builds in its methods: the attributes it
+        sets to parameterised torch leaves or `nn.Parameter`s, and the parameters it ties together
+        (`self.output.weight = self.tok_embeddings.weight`). Empty for classes outside the tree."""
+        if not qname:
+            return ClassFacts((), ())
+        cached = self._class_facts.get(qname)
+        if cached is not None:
+            return cached
+        self._class_facts[qname] = ClassFacts((), ())  # recursion guard
+        cls = self.resolve_callable(qname)
+        own: List[str] = []
+        ties: List[Tuple[Tuple[str, ...], Tuple[str, ...]]] = []
+        if isinstance(cls, nodes.ClassDef):
+            from fsdp_lint.analysis.known_apis import PARAMETERISED_LEAVES
+            from fsdp_lint.analysis.names import qualified_name
+
+            for klass in [cls] + self._tree_bases(cls):
+                for assign in klass.nodes_of_class(nodes.Assign):
+                    for target in assign.targets:
+                        path = _self_path(target)
+                        if path is None:
+                            continue
+                        value = assign.value
+                        if isinstance(value, nodes.Call) and len(path) == 1:
+                            called = self.canonical(qualified_name(value.func)) or ""
+                            if called.startswith("torch.nn.") and called.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES:
+                                own.append(path[0])
+                        tied = _self_path(value)
+                        if tied is not None and len(path) > 1 and len(tied) > 1 and path != tied:
+                            ties.append((path, tied))
+        facts = ClassFacts(tuple(dict.fromkeys(own)), tuple(ties))
+        self._class_facts[qname] = facts
+        return facts
+
     def class_has_blocks(self, qname: Optional[str]) -> bool:
         """Whether a class of the tree holds repeated blocks (an `nn.ModuleList`, `ModuleDict` or
         `Sequential` attribute), or is a pretrained transformer: the models that need per-block units."""
@@ -261,6 +306,17 @@ def scopes_of(module: nodes.Module) -> Iterator[nodes.NodeNG]:
     """The module's top level, then every function and method (nested ones too)."""
     yield module
     yield from module.nodes_of_class(nodes.FunctionDef)
+
+
+def _self_path(expr: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
+    """`self.a.b` -> ("a", "b"), for attribute chains on the method's `self`."""
+    attrs: List[str] = []
+    while isinstance(expr, (nodes.Attribute, nodes.AssignAttr)):
+        attrs.append(expr.attrname)
+        expr = expr.expr
+    if isinstance(expr, nodes.Name) and expr.name == "self" and attrs:
+        return tuple(reversed(attrs))
+    return None
 
 
 def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:

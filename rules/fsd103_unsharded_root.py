@@ -1,0 +1,161 @@
+from __future__ import annotations
+
+from typing import List, Optional
+
+from astroid import nodes
+
+from fsdp_lint.analysis.flow import Flow, ShardEvent
+from fsdp_lint.analysis.values import Obj, Root, path_covers
+from fsdp_lint.rule import Invalid, Rule, Valid
+
+PRETRAINED = "transformers.PreTrainedModel"
+
+
+class UnshardedRoot(Rule):
+    """Blocks are sharded but the root never is, while the root owns parameters of its own.
+
+    ## What it does
+    Reports a function that builds a model, shards some of its submodules (usually the
+    transformer blocks), never shards the model itself and keeps it to itself (does not return
+    it, store it, or hand it to code that may shard it), when the model's class gives it
+    parameters outside those submodules: an `nn.Embedding`, `nn.Linear` head, norm or
+    `nn.Parameter` assigned in its `__init__`, or any Hugging Face pretrained model of which only
+    blocks were sharded. A root that owns no parameters (a wrapper whose children are all sharded)
+    is not reported.
+
+    ## Why is this bad?
+    Parameters that no `fully_shard` unit manages stay plain, replicated tensors. Their gradients
+    are never reduced across ranks: each rank updates its embedding and output head with its own
+    local gradient, and the replicas silently drift apart while the loss still goes down.
+
+    ## Example
+    ```python
+    model = Transformer(config)      # tok_embeddings, layers, norm, output
+    for block in model.layers:
+        fully_shard(block)
+    optimizer = torch.optim.AdamW(model.parameters())
+    ```
+
+    Use instead:
+    ```python
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)               # the root's unit manages embeddings, norm and head
+    ```
+    """
+
+    code = "FSD103"
+    name = "unsharded-root"
+    severity = "error"
+    message = "submodules of `{target}` are sharded but `{target}` itself never is: its own parameters ({owned}) are never reduced across ranks"
+    help = "call `fully_shard({target})` after sharding its blocks"
+
+    VALID = [
+        Valid(
+            """
+            import torch
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Transformer(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.embed = nn.Embedding(10, 4)
+                    self.layers = nn.ModuleList([Block() for _ in range(4)])
+
+            class Wrapper(nn.Module):
+                def __init__(self, model):
+                    super().__init__()
+                    self.model = model
+
+            def full():
+                model = Transformer()
+                for layer in model.layers:
+                    fully_shard(layer)
+                fully_shard(model)
+
+            def wrapper():
+                wrapped = Wrapper(Transformer())      # owns no parameters itself
+                fully_shard(wrapped.model)
+
+            def returned():
+                model = Transformer()
+                for layer in model.layers:
+                    fully_shard(layer)
+                return model                          # the caller may shard the root
+
+            def embed_sharded_too():
+                model = Transformer()
+                for layer in model.layers:
+                    fully_shard(layer)
+                fully_shard(model.embed)
+            """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import torch
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Transformer(nn.Module):
+                def __init__(self, n):
+                    super().__init__()
+                    self.tok_embeddings = nn.Embedding(32000, 512)
+                    self.layers = nn.ModuleList([Block() for _ in range(n)])
+                    self.output = nn.Linear(512, 32000)
+
+            def main(batch):
+                model = Transformer(8)
+                for layer in model.layers:
+                    fully_shard(layer)                                   # expect: FSD103
+                optimizer = torch.optim.AdamW(model.parameters())
+                model(batch).sum().backward()
+                optimizer.step()
+            """
+        ),
+        Invalid(
+            {
+                "parallel.py": """
+                    from torch.distributed.fsdp import fully_shard
+
+                    def shard_blocks(model):
+                        for block in model.model.layers:
+                            fully_shard(block)
+                    """,
+                "train.py": """
+                    from transformers import AutoModelForCausalLM
+                    from parallel import shard_blocks
+
+                    def main():
+                        model = AutoModelForCausalLM.from_pretrained("gpt2")
+                        shard_blocks(model)                                     # expect: FSD103
+                        model.train()
+                    """,
+            }
+        ),
+    ]
+
+    def on_function_end(self, flow: Flow) -> None:
+        by_root = {}
+        for event in flow.events:
+            by_root.setdefault(event.target.root, []).append(event)
+        for root, events in by_root.items():
+            owned = self._unsharded_owned(flow, root, events)
+            if owned:
+                target = Obj(root).display
+                fields = {"target": target, "owned": ", ".join(f"`{target}.{a}`" for a in owned)}
+                self.report(events[-1].node, self.message.format(**fields), help=self.help.format(**fields))
+
+    def _unsharded_owned(self, flow: Flow, root: Root, events: List[ShardEvent]) -> Optional[List[str]]:
+        cls = flow.classes.get(root)
+        if cls is None or not flow.is_local(root) or root in flow.escaped or root in flow.stored:
+            return None
+        if any(not e.target.attrs for e in events) or flow.project.may_be_sharded(Obj(root)):
+            return None
+        if cls == PRETRAINED:
+            # Only repeated blocks sharded: embeddings, final norm and head are left out.
+            return ["embeddings and head"] if all("*" in e.target.attrs for e in events) else None
+        owned = flow.project.class_facts(cls).param_attrs
+        return [a for a in owned if not any(path_covers(e.target, Obj(root, (a,))) for e in events)] or None

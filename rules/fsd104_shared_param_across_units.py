@@ -1,0 +1,164 @@
+from __future__ import annotations
+
+from typing import List, Optional, Set, Tuple
+
+from fsdp_lint.analysis.flow import Flow, ShardEvent
+from fsdp_lint.analysis.values import Obj, Root, path_covers
+from fsdp_lint.rule import Invalid, Rule, Valid
+
+Path = Tuple[str, ...]
+
+
+class SharedParamAcrossUnits(Rule):
+    """A tied parameter (embedding and output weight) split across two `fully_shard` units.
+
+    ## What it does
+    Reports a `fully_shard` call that puts one side of a tied or shared parameter in a different
+    unit from the other side. Ties are read from the model's class
+    (`self.output.weight = self.tok_embeddings.weight` in its methods) or from the function itself
+    (`model.lm_head.weight = model.embed.weight`); units are the `fully_shard` calls of the same
+    function (and of the helpers it calls), each module belonging to the innermost one that covers
+    it. Sharding the two modules together (`fully_shard([model.embed, model.lm_head])`) or
+    leaving both to their common parent is fine.
+
+    ## Why is this bad?
+    `fully_shard` replaces the parameters of its unit with new sharded DTensor parameters. The
+    other module still points at the old tensor, or a second unit shards the same tensor again:
+    the tie is silently broken (two copies trained apart), or with uneven sharding the padded rows
+    on the last rank are never updated. Torch 2.13 and later refuse it at `fully_shard` time;
+    older versions train on without a word.
+
+    ## Example
+    ```python
+    model.output.weight = model.tok_embeddings.weight
+    fully_shard(model.tok_embeddings)
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)               # the root unit holds `output`, the tied weight's other side
+    ```
+
+    Use instead:
+    ```python
+    for block in model.layers:
+        fully_shard(block)
+    fully_shard(model)               # embeddings and output in the same (root) unit
+    # or: fully_shard([model.tok_embeddings, model.output])
+    ```
+    """
+
+    code = "FSD104"
+    name = "shared-param-across-units"
+    severity = "error"
+    message = "`{a}` and `{b}` share one parameter, but `{a_module}` is sharded in one unit (line {a_line}) and `{b_module}` in another (line {b_line})"
+    help = "shard the common parent instead, or group both: `fully_shard([{a_module}, {b_module}])`"
+
+    VALID = [
+        Valid(
+            """
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Transformer(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.tok_embeddings = nn.Embedding(100, 8)
+                    self.layers = nn.ModuleList([Block() for _ in range(2)])
+                    self.output = nn.Linear(8, 100)
+                    self.output.weight = self.tok_embeddings.weight
+
+            def root_holds_both():
+                model = Transformer()
+                for layer in model.layers:
+                    fully_shard(layer)
+                fully_shard(model)
+
+            def grouped():
+                model = Transformer()
+                for layer in model.layers:
+                    fully_shard(layer)
+                fully_shard([model.tok_embeddings, model.output])
+                fully_shard(model)
+            """
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            from torch.distributed.fsdp import fully_shard
+
+            def build():
+                model = Transformer()
+                model.lm_head.weight = model.embed.weight
+                fully_shard(model.embed)
+                for layer in model.layers:
+                    fully_shard(layer)
+                fully_shard(model)                 # expect: FSD104
+            """
+        ),
+        Invalid(
+            {
+                "model.py": """
+                    from torch import nn
+
+                    class Transformer(nn.Module):
+                        def __init__(self):
+                            super().__init__()
+                            self.tok_embeddings = nn.Embedding(100, 8)
+                            self.layers = nn.ModuleList([Block() for _ in range(2)])
+                            self.output = nn.Linear(8, 100)
+                            self.output.weight = self.tok_embeddings.weight
+                    """,
+                "train.py": """
+                    from torch.distributed.fsdp import fully_shard
+                    from model import Transformer
+
+                    def main():
+                        model = Transformer()
+                        for layer in model.layers:
+                            fully_shard(layer)
+                        fully_shard(model.tok_embeddings)
+                        fully_shard(model.output)          # expect: FSD104
+                        fully_shard(model)
+                    """,
+            }
+        ),
+    ]
+
+    def on_function_end(self, flow: Flow) -> None:
+        reported: Set[int] = set()
+        for root, a, b in _ties(flow):
+            unit_a = _unit(flow.events, Obj(root, a[:-1]))
+            unit_b = _unit(flow.events, Obj(root, b[:-1]))
+            if unit_a is None or unit_b is None or unit_a.node is unit_b.node:
+                continue
+            later = unit_a if unit_a.seq > unit_b.seq else unit_b
+            if id(later.node) in reported:
+                continue
+            reported.add(id(later.node))
+            fields = {
+                "a": Obj(root, a).display, "b": Obj(root, b).display,
+                "a_module": Obj(root, a[:-1]).display, "b_module": Obj(root, b[:-1]).display,
+                "a_line": unit_a.node.lineno, "b_line": unit_b.node.lineno,
+            }
+            self.report(later.node, self.message.format(**fields), help=self.help.format(**fields))
+
+
+def _ties(flow: Flow) -> List[Tuple[Root, Path, Path]]:
+    """Tied parameter paths of the objects this function shards: from their class, or assigned here."""
+    found: List[Tuple[Root, Path, Path]] = []
+    for root in dict.fromkeys(e.target.root for e in flow.events):
+        for a, b in flow.project.class_facts(flow.classes.get(root)).ties:
+            found.append((root, a, b))
+    for assignment in flow.attr_assignments:
+        owner, value = assignment.owner, assignment.value
+        if isinstance(owner, Obj) and isinstance(value, Obj) and owner.root == value.root and value.attrs:
+            a = owner.attrs + (assignment.attr,)
+            if a != value.attrs and "*" not in a + value.attrs:
+                found.append((owner.root, a, value.attrs))
+    return found
+
+
+def _unit(events: List[ShardEvent], module: Obj) -> Optional[ShardEvent]:
+    """The innermost shard call covering `module`: the unit that manages its parameters."""
+    covering = [e for e in events if path_covers(e.target, module)]
+    return max(covering, key=lambda e: len(e.target.attrs)) if covering else None
