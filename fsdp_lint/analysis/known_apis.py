@@ -124,3 +124,32 @@ def full_state_dict_option(call: nodes.Call) -> Optional[bool]:
     if any(not isinstance(value, nodes.Const) for value in full) or any(k.arg is None for k in options.keywords or []):
         return None
     return False
+
+
+# Calls that pick this process's accelerator (or hand the job to a launcher/framework that does).
+DEVICE_SELECTORS = frozenset(
+    {"set_device", "set_device_index", "Accelerator", "PartialState", "AcceleratorState", "Fabric", "Trainer",
+     }
+)
+# Calls that create the CUDA context on the current device (GPU 0 unless one was selected).
+CUDA_INITIALISERS = frozenset({"current_device", "synchronize", "get_device_properties", "mem_get_info", "cuda"})
+
+
+def selects_device(module: nodes.Module, count_mesh: bool = True) -> bool:
+    """Whether a module picks the process's GPU somewhere: `torch.cuda.set_device(...)`,
+    `device_id=` (of `init_process_group`), `with torch.cuda.device(...)`, `CUDA_VISIBLE_DEVICES`,
+    `init_device_mesh(...)` (which sets it from LOCAL_RANK when nothing touched CUDA before), or a
+    framework object that does it (accelerate, Lightning)."""
+    for node in module.nodes_of_class((nodes.Call, nodes.Keyword, nodes.Const)):
+        if isinstance(node, nodes.Keyword) and node.arg == "device_id":
+            return True
+        if isinstance(node, nodes.Const) and node.value == "CUDA_VISIBLE_DEVICES":
+            return True
+        if isinstance(node, nodes.Call):
+            func = node.func
+            name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
+            if name in DEVICE_SELECTORS or (count_mesh and name == "init_device_mesh"):
+                return True
+            if name == "device" and isinstance(node.parent, nodes.With) and "cuda" in func.as_string():
+                return True
+    return False

@@ -198,6 +198,21 @@ class Project:
         self._class_facts[qname] = facts
         return facts
 
+    def imported_tree_modules(self, module: nodes.Module, depth: int = 2) -> List[nodes.Module]:
+        """`module` and the modules of the tree it imports, and theirs, `depth` levels deep."""
+        found: Dict[str, nodes.Module] = {module.name: module}
+        frontier = [module]
+        for _ in range(depth):
+            following = []
+            for current in frontier:
+                for name in _imported_names(current):
+                    imported = self._split_module(name)[0]
+                    if imported is not None and imported.name not in found:
+                        found[imported.name] = imported
+                        following.append(imported)
+            frontier = following
+        return list(found.values())
+
     def class_has_blocks(self, qname: Optional[str]) -> bool:
         """Whether a class of the tree holds repeated blocks (an `nn.ModuleList`, `ModuleDict` or
         `Sequential` attribute), or is a pretrained transformer: the models that need per-block units."""
@@ -306,6 +321,17 @@ def scopes_of(module: nodes.Module) -> Iterator[nodes.NodeNG]:
     """The module's top level, then every function and method (nested ones too)."""
     yield module
     yield from module.nodes_of_class(nodes.FunctionDef)
+
+
+def _imported_names(module: nodes.Module) -> Iterator[str]:
+    """Dotted names a module imports (`import a.b`, `from a import b` gives `a` and `a.b`)."""
+    for node in module.nodes_of_class((nodes.Import, nodes.ImportFrom)):
+        if isinstance(node, nodes.Import):
+            yield from (name for name, _ in node.names)
+        else:
+            base = relative_module(module, node.modname, node.level)
+            yield base
+            yield from (f"{base}.{name}" for name, _ in node.names if name != "*")
 
 
 def _self_path(expr: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
