@@ -6,11 +6,11 @@ and every wait on it is bounded. Keys carry the torchelastic run id and restart 
 elastic restart never reads the previous attempt's keys.
 """
 
-import atexit
 import json
 import os
-import sys
+import tempfile
 import threading
+import time
 import warnings
 import zlib
 from datetime import timedelta
@@ -18,7 +18,6 @@ from typing import Any, Dict, List, Optional, Set
 
 from fsdp_lint.runtime import torch_shims
 from fsdp_lint.runtime.reporter import Finding, current_rank
-from fsdp_lint.runtime_errors import FSDPContractError
 
 
 def _namespace() -> str:
@@ -32,12 +31,7 @@ def _namespace() -> str:
 _lock = threading.Lock()
 _exchanges = 0
 _seen: Set[int] = set()
-_lingering: List[Finding] = []  # findings this rank published, for the store host's exit
-
-
-def _ack_key(finding: Finding, rank: int) -> str:
-    """Set by ``rank`` once it stops with ``finding`` (its own or a peer's)."""
-    return f"{_namespace()}ack/{finding.code}/{zlib.crc32(finding.key.encode())}/{rank}"
+_STARTED = time.time()
 
 
 def _hosts_store() -> bool:
@@ -45,24 +39,25 @@ def _hosts_store() -> bool:
     return current_rank() == 0 and os.environ.get("TORCHELASTIC_USE_AGENT_STORE", "").lower() != "true"
 
 
-def _linger(store: Any, timeout_s: float) -> None:
-    """At exit of the store host dying of a published finding: let the peers read it first.
+def _fallback_path() -> Optional[str]:
+    """Where the store host also leaves its findings: the store dies with its process."""
+    addr, port = os.environ.get("MASTER_ADDR"), os.environ.get("MASTER_PORT")
+    if not (addr and port):
+        return None
+    name = f"fsdp_lint_{addr}_{port}_{zlib.crc32(_namespace().encode())}.jsonl"
+    return os.path.join(tempfile.gettempdir(), name)
 
-    Without this the store dies with the process, and a peer blocked in a collective sees only
-    the backend's "Connection closed". Destroying the process group first makes the peers'
-    collectives fail now; then the store stays up (bounded) until each peer acknowledged.
-    """
-    import torch.distributed as dist
 
-    if not isinstance(getattr(sys, "last_value", None), FSDPContractError) or not _lingering:
-        return
+def _fallback_findings() -> List[Finding]:
+    """Findings the (now dead) store host left on this machine since this process started."""
+    path = _fallback_path()
     try:
-        world = dist.get_world_size()
-        dist.destroy_process_group()
-        keys = [_ack_key(_lingering[-1], rank) for rank in range(world) if rank != current_rank()]
-        store.wait(keys, timedelta(seconds=timeout_s))
-    except Exception:  # a peer never acknowledged, or the group was already gone: exit anyway
-        pass
+        if path is None or os.path.getmtime(path) < _STARTED:
+            return []
+        with open(path) as handle:
+            return [Finding.from_json(json.loads(line)) for line in handle if line.strip()]
+    except (OSError, ValueError, KeyError):
+        return []
 
 
 class RankAgreement:
@@ -87,24 +82,15 @@ class RankAgreement:
             with _lock:
                 _seen.add(index)
             store.set(f"{ns}finding/{index}", json.dumps(finding.to_json()))
-            store.set(_ack_key(finding, current_rank()), "1")
         except Exception as exc:  # the store is gone: the peers will see FSDP's own error instead
             warnings.warn(f"fsdp-lint: could not publish {finding.code} to the other ranks: {exc}", RuntimeWarning)
-            return
-        if _hosts_store():
-            with _lock:
-                if not _lingering:
-                    atexit.register(_linger, store, self.timeout_s)
-                _lingering.append(finding)
-
-    def acknowledge(self, finding: Finding) -> None:
-        """Tell the store host that this rank stopped with a peer's finding."""
-        store = self._store()
-        try:
-            if store is not None:
-                store.set(_ack_key(finding, current_rank()), "1")
-        except Exception:  # the host is gone already: nobody is waiting
-            pass
+        path = _fallback_path() if _hosts_store() else None
+        if path is not None:
+            try:
+                with open(path, "a") as handle:
+                    handle.write(json.dumps(finding.to_json()) + "\n")
+            except OSError:  # no writable temp dir: peers on this host see FSDP's own error
+                pass
 
     def peer_findings(self, known: Set[Any], wait_s: float = 0.0) -> List[Finding]:
         """Findings other ranks published that this rank has not raised itself, oldest first."""
@@ -126,8 +112,8 @@ class RankAgreement:
                     _seen.add(index)
                 if (finding.code, finding.key) not in known:
                     found.append(finding)
-        except Exception:  # store unreachable: nothing more to learn
-            pass
+        except Exception:  # the store died with its host: read what the host left on this machine
+            found += [f for f in _fallback_findings() if f.rank != current_rank() and (f.code, f.key) not in known]
         return found
 
     def exchange(self, record: Dict[str, Any]) -> List[Dict[str, Any]]:

@@ -96,7 +96,6 @@ class Reporter:
         """Stop this rank with a finding another rank made (or the agreed first-forward one)."""
         with self._lock:
             self.raised.add((finding.code, finding.key))
-        self.agreement.acknowledge(finding)
         raise FSDPContractError(finding.message(current_rank()), finding.code) from cause
 
     def start_collecting(self) -> None:

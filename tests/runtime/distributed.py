@@ -8,6 +8,8 @@ batch many scenarios into one launch.
 import importlib.util
 import json
 import os
+import socket
+import subprocess
 import sys
 import tempfile
 import traceback
@@ -78,4 +80,43 @@ def run_ranks(path: str, function: str, payload: Any = None, timeout_s: float = 
             result["hung"] = proc in hung
             results.append(result)
     del store
+    return results
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+SCRIPT = """
+import sys, torch.distributed as dist
+from tests.runtime.distributed import _load
+dist.init_process_group("gloo")
+getattr(_load(sys.argv[1]), sys.argv[2])(dist.get_rank(), sys.argv[3])
+dist.destroy_process_group()
+"""
+
+
+def run_script_ranks(path: str, function: str, payload: str, timeout_s: float = 120.0) -> List[Dict[str, Any]]:
+    """Like a user's script under plain ``init_process_group``: rank 0 hosts the TCPStore.
+
+    Each rank is a fresh ``python`` process that dies of an uncaught exception the ordinary way
+    (traceback, atexit handlers, exit status 1). Returns each rank's exit status and output.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = {**os.environ, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port()), "WORLD_SIZE": str(WORLD),
+           "OMP_NUM_THREADS": "1", "FSDP_LINT_RUNTIME_TIMEOUT": "10", "PYTHONPATH": root}
+    procs = [subprocess.Popen([sys.executable, "-c", SCRIPT, path, function, payload], cwd=root,
+                              env={**env, "RANK": str(rank), "LOCAL_RANK": str(rank)},
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             for rank in range(WORLD)]
+    results = []
+    for proc in procs:
+        try:
+            output, _ = proc.communicate(timeout=timeout_s)
+            results.append({"exitcode": proc.returncode, "output": output, "hung": False})
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            results.append({"exitcode": None, "output": proc.communicate()[0], "hung": True})
     return results

@@ -9,6 +9,7 @@ point on both ranks, so no collective is left waiting when it ends.
 import contextlib
 import os
 import threading
+import time
 import warnings
 from typing import Any, Callable, Dict, List
 
@@ -570,3 +571,23 @@ def enable_disable_restores(rank: int, tmp: str) -> Dict[str, bool]:
 
 
 SCENARIOS["enable_disable_restores"] = enable_disable_restores
+
+
+def late_rank_is_named(rank: int, tmp: str) -> List[str]:
+    """Rank 1 reaches the first forward after rank 0's bounded wait: rank 0 names it and goes on."""
+    previous = os.environ.get("FSDP_LINT_RUNTIME_TIMEOUT", "10")
+    os.environ["FSDP_LINT_RUNTIME_TIMEOUT"] = "1"
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with fsdp_lint.runtime.guard(mode="raise"):
+                model = build()
+                if rank == 1:
+                    time.sleep(2.5)
+                model(batch(rank)).sum().backward()
+    finally:
+        os.environ["FSDP_LINT_RUNTIME_TIMEOUT"] = previous
+    return [str(w.message) for w in caught if "fsdp-lint" in str(w.message)]
+
+
+SCENARIOS["late_rank_is_named"] = late_rank_is_named

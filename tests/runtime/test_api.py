@@ -122,6 +122,15 @@ def test_internal_error_warns_once_and_switches_only_that_check_off():
     assert _Counting.calls == 2 and [c.code for c in dispatcher.checks] == ["FSD998"]
 
 
+def test_internal_error_at_the_first_forward_warns_and_training_continues():
+    """The first-forward agreement itself (not a check) fails on an object it cannot read."""
+    guard = runtime_guard.Guard(make_config("raise"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        guard.root_init(object())
+    assert len(caught) == 1 and "fsdp-lint: internal error at the first forward" in str(caught[0].message)
+
+
 def test_user_errors_pass_through_unchanged(tmp_path):
     with fsdp_lint.runtime.guard():
         with pytest.raises(AttributeError, match="expected .f. to be string"):

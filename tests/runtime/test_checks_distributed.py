@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from tests.runtime import scenarios  # noqa: E402
-from tests.runtime.distributed import run_ranks  # noqa: E402
+from tests.runtime.distributed import run_ranks, run_script_ranks  # noqa: E402
 
 SCENARIO_FILE = os.path.join(os.path.dirname(__file__), "scenarios.py")
 
@@ -56,7 +56,7 @@ def results():
              ["fsd301_save_nothing_written", "raise"], ["fsd107_low_precision_reduce", "raise"]]
     jobs += [[name, "raise"] for name in RAISE_ONLY]
     jobs += [[name, "raise"] for name in CLEAN]
-    jobs += [["compare_guarded_losses", None], ["enable_disable_restores", None]]
+    jobs += [["compare_guarded_losses", None], ["enable_disable_restores", None], ["late_rank_is_named", None]]
     with tempfile.TemporaryDirectory() as tmp:
         per_rank = run_ranks(SCENARIO_FILE, "run_scenarios", {"jobs": jobs, "tmp": tmp}, timeout_s=240)
     for rank, result in enumerate(per_rank):
@@ -182,6 +182,27 @@ def test_violation_seen_by_one_rank_stops_every_rank():
         assert not result["hung"] and result["exitcode"] != 0, result
         assert result["code"] == "FSD301", result
     assert per_rank[1]["message"].startswith("FSD301 save-sharded-state: [rank 1, found on rank 0]")
+
+
+def test_a_rank_that_never_arrives_is_named_and_nobody_waits_longer_than_the_bound(results):
+    rank0, rank1 = (by_job["None:late_rank_is_named"] for by_job in results)
+    assert rank0["other"] is None and rank1["other"] is None, (rank0, rank1)
+    assert len(rank0["value"]) == 1 and "rank(s) [1] did not reach the first forward within 1 s" in rank0["value"][0]
+    assert rank1["value"] == []
+
+
+def test_one_rank_violating_stops_every_rank_when_rank0_hosts_the_store():
+    """Plain ``init_process_group``: the store dies with rank 0, which is the violator.
+
+    Rank 1 is blocked in the next all-gather until rank 0's process is gone; the finding then
+    comes from the copy rank 0 left on this machine, not from gloo's "Connection closed".
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        per_rank = run_script_ranks(SCENARIO_FILE, "rank0_saves_sharded", tmp, timeout_s=90)
+    for rank, result in enumerate(per_rank):
+        assert not result["hung"] and result["exitcode"] != 0, result
+    assert "FSDPContractError: FSD301 save-sharded-state: [rank 0]" in per_rank[0]["output"]
+    assert "FSDPContractError: FSD301 save-sharded-state: [rank 1, found on rank 0]" in per_rank[1]["output"]
 
 
 def test_scenario_table_covers_every_runtime_check():
