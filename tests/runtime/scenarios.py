@@ -196,7 +196,7 @@ def fsd105_to_empty_without_init(rank: int, tmp: str) -> None:
         fully_shard(block)
     fully_shard(model)
     model.to_empty(device="cpu")
-    model(batch(rank))
+    model(batch(rank))  # noqa: FSD105 (intentional violation)
 
 
 def fsd105_still_on_meta(rank: int, tmp: str) -> None:
@@ -206,12 +206,12 @@ def fsd105_still_on_meta(rank: int, tmp: str) -> None:
     for block in model.layers:
         fully_shard(block)
     fully_shard(model)
-    model(batch(rank))
+    model(batch(rank))  # noqa: FSD105 (intentional violation)
 
 
 def fsd204_recast(rank: int, tmp: str) -> None:
     model = build()
-    model.to(torch.float64)
+    model.to(torch.float64)  # noqa: FSD204 (intentional violation)
     model(batch(rank).double())
 
 
@@ -219,7 +219,7 @@ def fsd204_replaced(rank: int, tmp: str) -> None:
     model = build()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     train(model, optimizer, rank, steps=1)
-    model.layers[1].fc1.weight = nn.Parameter(torch.zeros(DIM, DIM))
+    model.layers[1].fc1.weight = nn.Parameter(torch.zeros(DIM, DIM))  # noqa: FSD204 (intentional violation)
     model(batch(rank))
 
 
@@ -234,18 +234,19 @@ def fsd203_no_sync(rank: int, tmp: str) -> bool:
 
 def fsd203_summon_full_params(rank: int, tmp: str) -> None:
     model = build()
-    with FullyShardedDataParallel.summon_full_params(model):
+    with FullyShardedDataParallel.summon_full_params(model):  # noqa: FSD203 (intentional violation)
         pass
 
 
 def fsd203_clip_grad_norm(rank: int, tmp: str) -> None:
-    FullyShardedDataParallel.clip_grad_norm_(build(), 1.0)
+    FullyShardedDataParallel.clip_grad_norm_(build(), 1.0)  # noqa: FSD203 (intentional violation)
 
 
 def fsd203_state_dict_type(rank: int, tmp: str) -> None:
     from torch.distributed.fsdp import StateDictType
 
-    with FullyShardedDataParallel.state_dict_type(build(), StateDictType.FULL_STATE_DICT):
+    full = StateDictType.FULL_STATE_DICT
+    with FullyShardedDataParallel.state_dict_type(build(), full):  # noqa: FSD203 (intentional violation)
         pass
 
 
@@ -262,7 +263,7 @@ def fsd104_tied_split(rank: int, tmp: str) -> None:
     for block in model.layers:
         fully_shard(block)
     fully_shard(model.emb)
-    fully_shard(model)
+    fully_shard(model)  # noqa: FSD104 (intentional violation)
     model(tokens(rank)).sum().backward()
 
 
@@ -281,7 +282,7 @@ def fsd107_root_without_policy(rank: int, tmp: str) -> None:
     model = Model()
     for block in model.layers:
         fully_shard(block, mp_policy=MixedPrecisionPolicy(param_dtype=torch.bfloat16))
-    fully_shard(model)
+    fully_shard(model)  # noqa: FSD107 (intentional violation)
     model(batch(rank)).sum().backward()
 
 
@@ -318,7 +319,7 @@ def fsd108_different_mesh(rank: int, tmp: str) -> None:
 def fsd205_sync_left_off(rank: int, tmp: str) -> None:
     model = build()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    model.set_requires_gradient_sync(False)
+    model.set_requires_gradient_sync(False)  # noqa: FSD205 (intentional violation)
     model(batch(rank)).sum().backward()
     optimizer.step()
 
