@@ -8,7 +8,7 @@ never by inference into installed packages.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 from astroid import nodes
 
@@ -67,6 +67,38 @@ def binding_of(scope_node: nodes.NodeNG, name: str) -> Optional[nodes.NodeNG]:
     return assignments[-1]
 
 
+def _version_conditional_imports(name: nodes.Name) -> List[nodes.NodeNG]:
+    """The imports of a name bound by several statements that are all imports or a `None` fallback:
+    `try: from torch.distributed.fsdp import fully_shard / except ImportError: from
+    torch.distributed._composable.fsdp import fully_shard`, or `else: fully_shard = None`. They name
+    one API under the paths of different versions; empty when any binding is something else."""
+    try:
+        _, assignments = name.lookup(name.name)
+    except Exception:  # astroid raises on malformed scopes: no answer
+        return []
+    if len(assignments) < 2:
+        return []
+    imports = []
+    for binding in assignments:
+        if isinstance(binding, (nodes.Import, nodes.ImportFrom)):
+            imports.append(binding)
+        elif not _is_none_fallback(binding):
+            return []
+    return imports
+
+
+def _is_none_fallback(binding: nodes.NodeNG) -> bool:
+    """`x = None` or `x, y = None, None`: the name of an optional import when it is unavailable."""
+    assign = binding.parent
+    while isinstance(assign, nodes.Tuple):
+        assign = assign.parent
+    if not isinstance(assign, nodes.Assign):
+        return False
+    value = assign.value
+    elements = value.elts if isinstance(value, nodes.Tuple) else [value]
+    return all(isinstance(e, nodes.Const) and e.value is None for e in elements)
+
+
 def qualified_name(expr: nodes.NodeNG, depth: int = 0) -> Optional[str]:
     """The dotted name `expr` refers to (`torch.distributed.fsdp.fully_shard`), if resolvable.
 
@@ -80,6 +112,9 @@ def qualified_name(expr: nodes.NodeNG, depth: int = 0) -> Optional[str]:
         return f"{base}.{expr.attrname}" if base else None
     if not isinstance(expr, nodes.Name):
         return None
+    imports = _version_conditional_imports(expr)
+    if imports:
+        return _import_binding(imports[0], expr.name)
     binding = binding_of(expr, expr.name)
     if binding is None:
         return None

@@ -140,3 +140,38 @@ def test_module_level_functions_of_packages_resolve():
             """,
     }
     assert lint(files, ("FSD201",)) == [("pkg/mod.py", 10, "FSD201")]
+
+
+def test_version_conditional_import_of_fully_shard_resolves():
+    """verl imports `fully_shard` from the path of the installed torch version, with a `None`
+    fallback; the name must still resolve, or nothing in such a tree counts as sharded."""
+    files = {
+        "utils.py": """
+            import torch
+            from packaging import version
+
+            if version.parse(torch.__version__) >= version.parse("2.6"):
+                from torch.distributed.fsdp import fully_shard
+            elif version.parse(torch.__version__) >= version.parse("2.4"):
+                from torch.distributed._composable.fsdp import fully_shard
+            else:
+                fully_shard, FSDPModule = None, None
+
+            def apply_fsdp2(model):
+                for block in model.layers:
+                    fully_shard(block)
+                fully_shard(model)
+            """,
+        "trainer.py": """
+            from utils import apply_fsdp2
+
+            class Trainer:
+                def build(self):
+                    apply_fsdp2(self.model)
+                    self.fsdp_model = self.model
+
+                def step(self):
+                    return self.fsdp_model.clip_grad_norm_(1.0)
+            """,
+    }
+    assert lint(files, ("FSD203",)) == [("trainer.py", 10, "FSD203")]
