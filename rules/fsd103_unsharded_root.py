@@ -2,8 +2,6 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from astroid import nodes
-
 from fsdp_lint.analysis.flow import Flow, ShardEvent
 from fsdp_lint.analysis.values import Obj, Root, path_covers
 from fsdp_lint.rule import Invalid, Rule, Valid

@@ -730,4 +730,3 @@ def _is_staticmethod(func: nodes.FunctionDef) -> bool:
 
 def _is_classmethod(func: nodes.FunctionDef) -> bool:
     return "classmethod" in _decorator_names(func)
-
