@@ -8,6 +8,7 @@ from fsdp_lint.analysis.conditions import fsdp_version_branch
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj
 from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.violation import Edit
 
 FSDP1_CLASSES = (
     "torch.distributed.fsdp.FullyShardedDataParallel",
@@ -43,6 +44,9 @@ class Fsdp1Api(Rule):
     `FSDP.optim_state_dict(model, ...)`, `model._handle`, and `ShardedGradScaler` built next to
     FSDP2 sharding. Code under a test that tells FSDP1 from FSDP2 (`isinstance(m, FSDP)`,
     `fsdp_version(m) == 1`, `self.is_fsdp2`, `hasattr(m, "no_sync")`) is not reported.
+
+    `--fix` rewrites a simple `with model.no_sync():` block into
+    `model.set_requires_gradient_sync(False)`, the block's body, `model.set_requires_gradient_sync(True)`.
 
     ## Why is this bad?
     `fully_shard` modules are not `FullyShardedDataParallel` instances. The instance methods do
@@ -151,7 +155,43 @@ class Fsdp1Api(Rule):
         if found is None or fsdp_version_branch(flow):
             return
         what, target, fix = found
-        self.report(node, self.message.format(what=what, target=target), help=fix)
+        self.report(node, self.message.format(what=what, target=target), help=fix, fix=_no_sync_rewrite(node))
+
+
+def _no_sync_rewrite(node: nodes.Call) -> Optional[Edit]:
+    """`with m.no_sync():` + body -> `m.set_requires_gradient_sync(False)`, body, `...(True)`.
+
+    Only for the simple shape: the call is the `with` statement's only item, without `as`, and the
+    body sits on its own lines indented deeper than the `with` (so it can be dedented verbatim,
+    comments included).
+    """
+    statement = node.parent
+    func = node.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == "no_sync" and isinstance(statement, nodes.With)):
+        return None
+    if len(statement.items) != 1 or statement.items[0][1] is not None or node.args or node.keywords:
+        return None
+    lines = node.root().file_bytes.decode("utf-8").splitlines(keepends=True)
+    first, last = statement.body[0].lineno, statement.body[-1].end_lineno
+    if first <= statement.lineno or not last:
+        return None
+    newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
+    outer = lines[statement.lineno - 1][: statement.col_offset]
+    inner = lines[first - 1][: len(lines[first - 1]) - len(lines[first - 1].lstrip())]
+    if outer.strip() or not inner.startswith(outer) or len(inner) <= len(outer):
+        return None
+    body = []
+    for line in lines[first - 1 : last]:
+        text = line.rstrip("\r\n")
+        if text.strip() and not text.startswith(inner):
+            return None  # a continuation line less indented than the body: not a simple shape
+        body.append(outer + text[len(inner) :] if text.strip() else "")
+    receiver = func.expr.as_string()
+    replacement = newline.join(
+        [f"{receiver}.set_requires_gradient_sync(False)"] + body + [f"{outer}{receiver}.set_requires_gradient_sync(True)"]
+    )
+    end_text = lines[last - 1].rstrip("\r\n")
+    return Edit(statement.lineno, statement.col_offset, last, len(end_text.encode("utf-8")), replacement)
 
 
 def _fsdp1_call(node: nodes.Call, flow: Flow) -> Optional[Tuple[str, str, str]]:

@@ -106,3 +106,49 @@ def test_unreadable_files_are_still_reported_in_fix_mode(tree):
     (tree / "latin.py").write_bytes(b"x = '\xff'\n")
     run = run_cli(["--fix", "--format", "concise", "."])
     assert "latin.py:1:1: FSD001" in run.out
+
+
+NO_SYNC = """\
+from torch.distributed.fsdp import fully_shard
+
+def train(model, batches, accumulate):
+    for layer in model.layers:
+        fully_shard(layer)
+    fully_shard(model)
+    for step, batch in enumerate(batches):
+        if step % accumulate:
+            with model.no_sync():
+                loss = model(batch).sum()  # micro-batch
+                loss.backward()
+        else:
+            model(batch).sum().backward()
+"""
+NO_SYNC_FIXED = NO_SYNC.replace(
+    """            with model.no_sync():
+                loss = model(batch).sum()  # micro-batch
+                loss.backward()
+""",
+    """            model.set_requires_gradient_sync(False)
+            loss = model(batch).sum()  # micro-batch
+            loss.backward()
+            model.set_requires_gradient_sync(True)
+""",
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_fix_rewrites_no_sync_into_set_requires_gradient_sync(tmp_path, monkeypatch, newline):
+    (tmp_path / "train.py").write_bytes(NO_SYNC.replace("\n", newline).encode())
+    monkeypatch.chdir(tmp_path)
+    run = run_cli(["--fix", "--select", "FSD203", "."])
+    assert run.code == 0, run.out + run.err
+    assert (tmp_path / "train.py").read_bytes() == NO_SYNC_FIXED.replace("\n", newline).encode()
+
+
+def test_no_sync_with_an_alias_is_reported_but_not_rewritten(tmp_path, monkeypatch):
+    aliased = NO_SYNC.replace("with model.no_sync():", "with model.no_sync() as ctx:")
+    write_tree(tmp_path, {"train.py": aliased})
+    monkeypatch.chdir(tmp_path)
+    run = run_cli(["--fix", "--select", "FSD203", "--format", "concise", "."])
+    assert run.code == 1 and "FSD203" in run.out
+    assert (tmp_path / "train.py").read_text() == aliased
