@@ -69,7 +69,7 @@ class MixedPrecisionPolicyCheck(RuntimeCheck):
 
     def on_sharded(self, group: Any, params: Sequence[nn.Parameter]) -> None:
         mp_policy, offload_policy = torch_shims.group_policies(group)
-        where = naming.class_name(group.modules[0]) if group.modules else "..."
+        where = ", ".join(naming.class_name(m) for m in torch_shims.group_modules(group))
         if not isinstance(mp_policy, torch_shims.get("MixedPrecisionPolicy")):
             self.report(
                 f"fully_shard({where}) was given mp_policy={type(mp_policy).__name__}(...), which is not an "

@@ -90,10 +90,11 @@ class RankDivergentSharding(RuntimeCheck):
 
     def on_root_init(self, root: nn.Module, states: Sequence[Any]) -> None:
         plan: Plan = {}
+        paths = {id(module): name or f"<root {naming.class_name(root)}>" for name, module in root.named_modules()}
         for state in states:
             modules = torch_shims.state_modules(state)
             groups = torch_shims.param_groups(state)
-            path = "+".join(naming.module_path(m, root=root) for m in modules)
+            path = "+".join(paths.get(id(m), naming.class_name(m)) for m in modules)
             plan[path] = {
                 "cls": "+".join(naming.class_name(m) for m in modules),
                 "numel": sum(torch_shims.sharded_param(fp).numel() for fp in torch_shims.fsdp_params(state)),

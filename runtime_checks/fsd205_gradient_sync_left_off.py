@@ -1,7 +1,7 @@
 """Runtime check FSD205: ``optimizer.step()`` while a unit's gradients were never reduced."""
 
 import weakref
-from typing import Any, List
+from typing import Any, Dict
 
 import torch.nn as nn
 
@@ -9,12 +9,16 @@ from fsdp_lint.runtime import naming, torch_shims
 from fsdp_lint.runtime.check import RuntimeCheck
 
 
+def _path(group: Any) -> str:
+    return naming.module_path(torch_shims.group_modules(group)[0])
+
+
 class GradientSyncLeftOff(RuntimeCheck):
     """``optimizer.step()`` ran while gradient sync was off, or with gradients that were never reduced.
 
     ## What it does
-    Remembers the units that ``set_requires_gradient_sync(False)`` switched off. At the next
-    ``optimizer.step()`` it looks at those units only: a unit whose sync is still off, or whose
+    Remembers (weakly) the units that ``set_requires_gradient_sync(False)`` switched off. At
+    the next ``optimizer.step()`` it looks at those units only: a unit whose sync is still off, or whose
     gradients are still held unsharded because the last backward ran with sync off (sync
     switched back on only after ``backward()``), is reported.
 
@@ -26,8 +30,8 @@ class GradientSyncLeftOff(RuntimeCheck):
 
     ## When
     At ``optimizer.step()``. A loop that never calls ``set_requires_gradient_sync`` pays one
-    emptiness test per step; gradient accumulation pays one read per parameter of the toggled
-    units at each step.
+    emptiness test per step; gradient accumulation pays a flag read per toggled unit and a
+    gradient read per parameter of those units at each step.
     """
 
     code = "FSD205"
@@ -35,48 +39,46 @@ class GradientSyncLeftOff(RuntimeCheck):
 
     def __init__(self, guard: Any) -> None:
         super().__init__(guard)
-        self._toggled: "weakref.WeakSet[nn.Module]" = weakref.WeakSet()
+        # id -> weak reference of each group that sync was switched off for since the last step
+        self._pending: Dict[int, "weakref.ReferenceType[Any]"] = {}
 
     def on_sync_changed(self, module: nn.Module, requires_sync: bool, recurse: bool) -> None:
-        if not requires_sync:
-            self._toggled.add(module)
+        if requires_sync:
+            return
+        for sub in module.modules() if recurse else (module,):
+            state = torch_shims.state_of(sub)
+            if state is not None and torch_shims.state_modules(state)[0] is sub:
+                self._pending.update((id(g), weakref.ref(g)) for g in torch_shims.param_groups(state))
 
     def on_step(self, optimizer: Any) -> None:
-        if not self._toggled:
+        if not self._pending:
             return
-        off: List[str] = []
-        unreduced: List[str] = []
-        still_toggled = []
-        for top in list(self._toggled):
-            for module in top.modules():
-                state = torch_shims.state_of(module)
-                if state is None or torch_shims.state_modules(state)[0] is not module:
-                    continue
-                for group in torch_shims.param_groups(state):
-                    if not torch_shims.group_reduces_grads(group):
-                        off.append(naming.module_path(module))
-                        still_toggled.append(top)
-                    elif any(torch_shims.unreduced_grad(fp) is not None for fp in torch_shims.group_fsdp_params(group)):
-                        unreduced.append(naming.module_path(module))
-        self._toggled = weakref.WeakSet(still_toggled)
+        groups = [ref() for ref in self._pending.values()]
+        off = [g for g in groups if g is not None and not torch_shims.group_reduces_grads(g)]
+        self._pending = {id(g): weakref.ref(g) for g in off}  # still off: look again at the next step
+        unreduced = [
+            g for g in groups
+            if g is not None and g not in off
+            and any(torch_shims.unreduced_grad(fp) is not None for fp in torch_shims.group_fsdp_params(g))
+        ]
         kind = type(optimizer).__name__
         if off:
             self.report(
-                f"{kind}.step() was called while gradient sync is off for {len(off)} unit(s) (e.g. `{off[0]}`): "
-                "their gradients were never reduced across ranks, so their sharded parameters get no "
-                "gradient and the ranks silently drift apart.",
+                f"{kind}.step() was called while gradient sync is off for {len(off)} unit(s) (e.g. "
+                f"`{_path(off[0])}`): their gradients were never reduced across ranks, so their sharded "
+                "parameters get no gradient and the ranks silently drift apart.",
                 "re-enable sync before the last micro-batch's backward: "
                 "`model.set_requires_gradient_sync(is_last_microbatch)` (or `True` before the final backward).",
-                key=f"off:{off[0]}",
+                key=f"off:{_path(off[0])}",
                 rank_local=False,
             )
         elif unreduced:
             self.report(
-                f"{kind}.step() was called while {len(unreduced)} unit(s) (e.g. `{unreduced[0]}`) still hold "
-                "unreduced, unsharded gradients: the last backward ran with gradient sync off and sync was "
+                f"{kind}.step() was called while {len(unreduced)} unit(s) (e.g. `{_path(unreduced[0])}`) still "
+                "hold unreduced, unsharded gradients: the last backward ran with gradient sync off and sync was "
                 "switched back on only afterwards, so those gradients never reach the sharded parameters.",
                 "call `model.set_requires_gradient_sync(True)` before the last micro-batch's forward/backward, "
                 "not after it.",
-                key=f"unreduced:{unreduced[0]}",
+                key=f"unreduced:{_path(unreduced[0])}",
                 rank_local=False,
             )

@@ -150,6 +150,10 @@ def group_reduces_grads(group: Any) -> bool:
     return bool(getattr(group, "reduce_grads", getattr(group, "reduce_scatter_grads", True)))
 
 
+def group_modules(group: Any) -> Tuple[nn.Module, ...]:
+    return tuple(group.modules)
+
+
 def group_mesh(group: Any) -> Any:
     return group.mesh_info.mesh
 
