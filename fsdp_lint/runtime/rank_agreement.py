@@ -4,6 +4,15 @@ Ranks may already have diverged when the guard looks (that is often what it diag
 collective of the guard's own could hang. The store is reachable whatever the ranks are doing,
 and every wait on it is bounded. Keys carry the torchelastic run id and restart count so that an
 elastic restart never reads the previous attempt's keys.
+
+A rank that stops with a rank-local finding publishes it before raising; a peer whose next
+forward then fails inside a collective reads it and raises the same error. Under plain
+``init_process_group`` rank 0 hosts the TCPStore, and a peer's collective fails only once rank
+0's process is gone, taking the store with it: so the store host also appends its findings to a
+file in the temp dir, named after MASTER_ADDR/MASTER_PORT, which peers on the same machine read
+when the store is unreachable. Not covered: peers on other machines in that setup (they see the
+backend's "Connection closed"; under torchrun the agent hosts the store and they are covered),
+and peers blocked in an NCCL collective, which notices a dead peer only at its own timeout.
 """
 
 import json
