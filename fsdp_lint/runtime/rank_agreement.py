@@ -40,7 +40,17 @@ def _namespace() -> str:
 _lock = threading.Lock()
 _exchanges = 0
 _seen: Set[int] = set()
-_STARTED = time.time()
+
+
+def _process_start() -> float:
+    """When this process started (Linux), else now: no rank can publish before every rank started."""
+    try:
+        return os.stat(f"/proc/{os.getpid()}").st_ctime
+    except OSError:
+        return time.time()
+
+
+_STARTED = _process_start()
 
 
 def _hosts_store() -> bool:
@@ -58,13 +68,18 @@ def _fallback_path() -> Optional[str]:
 
 
 def _fallback_findings() -> List[Finding]:
-    """Findings the (now dead) store host left on this machine since this process started."""
+    """Findings the (now dead) store host left on this machine for this run, not an earlier one.
+
+    An earlier run on the same port left lines too: only those written after this process
+    started count.
+    """
     path = _fallback_path()
     try:
         if path is None or os.path.getmtime(path) < _STARTED:
             return []
         with open(path) as handle:
-            return [Finding.from_json(json.loads(line)) for line in handle if line.strip()]
+            entries = [json.loads(line) for line in handle if line.strip()]
+        return [Finding.from_json(e["finding"]) for e in entries if e["time"] >= _STARTED]
     except (OSError, ValueError, KeyError):
         return []
 
@@ -97,7 +112,7 @@ class RankAgreement:
         if path is not None:
             try:
                 with open(path, "a") as handle:
-                    handle.write(json.dumps(finding.to_json()) + "\n")
+                    handle.write(json.dumps({"time": time.time(), "finding": finding.to_json()}) + "\n")
             except OSError:  # no writable temp dir: peers on this host see FSDP's own error
                 pass
 
