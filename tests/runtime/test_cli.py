@@ -69,5 +69,8 @@ def test_torchrun_every_rank_stops_when_one_rank_violates(tmp_path):
     output = done.stdout + done.stderr
     assert done.returncode != 0
     assert "FSD301 save-sharded-state: [rank 0]" in output
-    assert "FSD301 save-sharded-state: [rank 1, found on rank 0]" in output
     assert not (tmp_path / "ckpt.pt").exists()
+    # Rank 1 either raised the same finding from the store, or torchrun's agent stopped it first
+    # when rank 0 failed (a race the agent decides); either way it did not hang in an all-gather.
+    # The deterministic both-ranks-raise case is tested with the mp launcher.
+    assert "[rank 1, found on rank 0]" in output or "SIGTERM" in output or "Sending process" in output, output
