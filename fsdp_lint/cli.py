@@ -51,6 +51,10 @@ def _check_parser() -> argparse.ArgumentParser:
     shown.add_argument("--format", choices=sorted(FORMATS), default="text", help="output format (default: text)")
     shown.add_argument("--statistics", action="store_true", help="count findings per code instead of listing them")
     shown.add_argument("-q", "--quiet", action="store_true", help="print the findings only: no summary, nothing when clean")
+    speed = parser.add_argument_group("speed")
+    speed.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="processes to use (default: 0, one per core)")
+    speed.add_argument("--cache-dir", default=".fsdp_lint_cache", metavar="DIR", help="where results are kept between runs (default: .fsdp_lint_cache)")
+    speed.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     fixing = parser.add_argument_group("fixes")
     fixing.add_argument("--fix", action="store_true", help="rewrite what can be fixed safely, then report what is left")
     fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
@@ -85,6 +89,8 @@ def _options(args: argparse.Namespace, settings: Config) -> LintOptions:
         exclude=exclude + settings.extend_exclude + tuple(args.extend_exclude),
         respect_gitignore=settings.respect_gitignore if args.respect_gitignore is None else args.respect_gitignore,
         rule_settings=settings.rule_settings,
+        jobs=max(args.jobs, 0),
+        cache_dir=None if args.no_cache else args.cache_dir,
     )
 
 

@@ -1,5 +1,6 @@
-"""One run of the static linter: read and parse each file once, compute the tree's facts once, run
-every selected rule over every scope, then drop suppressed findings.
+"""One run of the static linter: discover and read the files, answer from the cache when nothing
+that matters changed, else analyse the tree (`fsdp_lint.tree_analysis`) and drop what the
+selection and `# noqa` silence.
 
 Nothing here knows a particular rule; nothing here imports torch or the linted code.
 """
@@ -7,23 +8,21 @@ Nothing here knows a particular rule; nothing here imports torch or the linted c
 from __future__ import annotations
 
 import os
-import traceback
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
 
-from astroid import nodes
-
-from fsdp_lint import noqa
-from fsdp_lint.analysis.flow import CallListener, Flow
-from fsdp_lint.analysis.project import Project, scopes_of
+from fsdp_lint import parallel, syntax_check
 from fsdp_lint.files import discover, module_name
 from fsdp_lint.registry import all_rules
-from fsdp_lint.rule import Rule, RuleSetting
+from fsdp_lint.rule import RuleSetting
 from fsdp_lint.selection import Selection
-from fsdp_lint.source import ParsedFile, character_column, decode, parse, read_bytes, unanalysable
-from fsdp_lint.violation import Edit, Violation
+from fsdp_lint.source import decode, read_bytes
+from fsdp_lint.tree_analysis import (
+    BUG_TRACKER, InternalError, RuleConfig, SourceTree, TreeAnalysis, analyse_tree, relevant_paths,
+)
+from fsdp_lint.violation import Violation
 
-BUG_TRACKER = "https://github.com/fsdp-lint/fsdp-lint/issues"
+__all__ = ["BUG_TRACKER", "InternalError", "LintOptions", "LintResult", "lint_paths", "lint_sources"]
 
 
 @dataclass(frozen=True)
@@ -33,23 +32,9 @@ class LintOptions:
     respect_gitignore: bool = True
     rule_settings: Tuple[RuleSetting, ...] = ()  # `[tool.fsdp-lint.rules.CODE]` option values
     noqa: bool = True  # False where the front end applies `# noqa` itself (flake8)
-
-
-@dataclass(frozen=True)
-class InternalError:
-    """A crash of fsdp-lint itself on one file: reported, never fatal to the rest of the run."""
-
-    path: str
-    component: str
-    error: str
-    trace: str
-
-    def describe(self) -> str:
-        return (
-            f"{self.path}: internal error in {self.component}: {self.error}\n"
-            f"  The other rules and files were still checked. This is a bug in fsdp-lint: please report it "
-            f"at {BUG_TRACKER} with this message and, if you can, the file."
-        )
+    prefilter: bool = True  # parse only what the byte scan keeps and what the analysis reaches
+    jobs: int = 1  # processes for the rule pass; 0 means one per core
+    cache_dir: Optional[str] = None  # where results are kept between runs; None: no cache
 
 
 @dataclass
@@ -61,21 +46,52 @@ class LintResult:
 
 def lint_paths(paths: Sequence[str], options: LintOptions = LintOptions()) -> LintResult:
     """Lint files and directories. A path that does not exist raises FileNotFoundError."""
-    texts: Dict[str, str] = {}
+    from fsdp_lint import cache
+
+    found = list(discover(paths, options.exclude, options.respect_gitignore))
+    data: Dict[str, bytes] = {}
     failures: List[Violation] = []
-    real_paths: Dict[str, str] = {}
-    for found in discover(paths, options.exclude, options.respect_gitignore):
-        data = read_bytes(found.path, found.path)
-        text = data if isinstance(data, Violation) else decode(data, found.path)
+    for entry in found:
+        read = read_bytes(entry.path, entry.path)
+        if isinstance(read, Violation):
+            failures.append(read)
+        else:
+            data[entry.path] = read
+    store = cache.ResultCache.open(options.cache_dir, paths, _fingerprint(options)) if options.cache_dir else None
+    tree_key = cache.tree_key(data, [f.path for f in failures]) if store else ""
+    if store is not None:
+        hit = store.whole_run(tree_key)
+        if hit is not None:
+            return LintResult(list(hit), [], len(found))
+    texts: Dict[str, str] = {}
+    for path, raw in data.items():
+        text = _decoded(raw, path)
         if isinstance(text, Violation):
             failures.append(text)
         else:
-            texts[found.path] = text
-            real_paths[found.path] = found.path
-    result = lint_sources(texts, options, is_package_dir=_package_dir_on_disk)
-    result.violations = sorted(set(result.violations + [v for v in failures if options.selection.enabled(v.code, v.path)]))
-    result.files += len(failures)
+            texts[path] = text
+    tree = SourceTree(texts, _module_names(texts, _package_dir_on_disk), {p: data[p] for p in texts})
+    explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
+    config = _rule_config(options)
+    relevant = relevant_paths(tree, config, explicit)
+    analysis = store.analysis(tree, relevant) if store is not None else None
+    if analysis is None:
+        analysis = _analyse(tree, config, relevant, options)
+    result = LintResult(analysis.findings.violations + failures, list(analysis.findings.internal_errors), len(found))
+    result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
+    if store is not None and not result.internal_errors:
+        store.save(tree_key, tree, analysis, relevant, result.violations)
     return result
+
+
+def _decoded(data: bytes, path: str) -> Union[str, Violation]:
+    """Every file is decoded, relevant or not: an undecodable file is cheap to find and always worth
+    an FSD001, unlike a syntax error, which needs a parse."""
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first >= 0 else -1
+    if data.isascii() and b"\x00" not in data and b"coding" not in (data if second < 0 else data[:second]):
+        return data.decode("ascii")
+    return decode(data, path)
 
 
 def _package_dir_on_disk(directory: str) -> bool:
@@ -91,26 +107,36 @@ def lint_sources(
     if is_package_dir is None:
         in_memory = {os.path.dirname(os.path.normpath(p)) for p in sources if os.path.basename(p) == "__init__.py"}
         is_package_dir = in_memory.__contains__
-    result = LintResult(files=len(sources))
-    parsed: List[ParsedFile] = []
-    names = _module_names(sources, is_package_dir)
-    for display, text in sources.items():
-        tree = parse(text, names[display], os.path.abspath(display), display)
-        if isinstance(tree, Violation):
-            result.violations.append(tree)
-        else:
-            parsed.append(ParsedFile(display, text, tree))
-    rule_classes = [cls for code, cls in all_rules().items() if options.selection.enabled(code)]
-    project = Project([f.tree for f in parsed])
-    for file in parsed:
-        _collect_facts(project, file, result)
-    for file in parsed:
-        _run_rules(project, file, rule_classes, result, options)
+    tree = SourceTree(dict(sources), _module_names(sources, is_package_dir))
+    config = _rule_config(options)
+    analysis = _analyse(tree, config, relevant_paths(tree, config), options)
+    result = LintResult(analysis.findings.violations, analysis.findings.internal_errors, len(sources))
     result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     return result
 
 
-def _module_names(sources: Mapping[str, str], is_package_dir: Callable[[str], bool]) -> Dict[str, str]:
+def _analyse(tree: SourceTree, config: RuleConfig, relevant: FrozenSet[str], options: LintOptions) -> TreeAnalysis:
+    """The analysis, and FSD001 for the files it leaves unparsed (checked on another core while
+    it runs, when there is one): a syntax error is reported everywhere, as ruff and flake8 do."""
+    skipped = [path for path in sorted(tree.texts) if path not in relevant] if options.prefilter else []
+    checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1)
+    analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs))
+    analysis.findings.violations.extend(checked())
+    return analysis
+
+
+def _rule_config(options: LintOptions) -> RuleConfig:
+    rule_classes = tuple(cls for code, cls in all_rules().items() if options.selection.enabled(code))
+    return RuleConfig(rule_classes, tuple(options.rule_settings), options.noqa)
+
+
+def _fingerprint(options: LintOptions) -> str:
+    """What besides the files decides a run's findings: the options that select and configure."""
+    return repr((options.selection, tuple(options.exclude), options.respect_gitignore, options.rule_settings,
+                 options.noqa, options.prefilter))
+
+
+def _module_names(sources: Mapping[str, object], is_package_dir: Callable[[str], bool]) -> Dict[str, str]:
     """Dotted names; scripts that share a name (many `train.py`) get their directory path instead."""
     names = {path: module_name(path, is_package_dir) for path in sources}
     counts: Dict[str, int] = {}
@@ -121,87 +147,3 @@ def _module_names(sources: Mapping[str, str], is_package_dir: Callable[[str], bo
             stem = os.path.splitext(os.path.normpath(path))[0].lstrip("./" + os.sep)
             names[path] = stem.replace(os.sep, ".").replace("/", ".")
     return names
-
-
-def _collect_facts(project: Project, file: ParsedFile, result: LintResult) -> None:
-    for scope in scopes_of(file.tree):
-        try:
-            if isinstance(scope, nodes.FunctionDef):
-                project.summary(scope)
-            else:
-                project.record(Flow(project, scope).run())
-        except RecursionError:
-            result.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
-            return
-        except Exception as error:  # one file's failure must not stop the run
-            result.internal_errors.append(_internal(file.display, "the fact analysis", error))
-            return
-
-
-class _RuleRunner(CallListener):
-    """Dispatches flow events to the rules of one file, isolating each rule's failures."""
-
-    def __init__(self, file: ParsedFile, rule_classes: Sequence[Type[Rule]], result: LintResult, settings: Sequence[RuleSetting]):
-        self.file = file
-        self.result = result
-        self.found: List[Violation] = []
-        self.rules = [cls(self._report).configure(settings) for cls in rule_classes]
-        self.call_rules = [r for r in self.rules if type(r).on_call is not Rule.on_call]
-        self.end_rules = [r for r in self.rules if type(r).on_function_end is not Rule.on_function_end]
-
-    def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        for rule in list(self.call_rules):
-            try:
-                rule.on_call(node, flow)
-            except Exception as error:
-                self._fail(rule, error)
-
-    def on_function_end(self, flow: Flow) -> None:
-        for rule in list(self.end_rules):
-            try:
-                rule.on_function_end(flow)
-            except Exception as error:
-                self._fail(rule, error)
-
-    def _fail(self, rule: Rule, error: Exception) -> None:
-        self.result.internal_errors.append(_internal(self.file.display, f"rule {rule.code} ({rule.name})", error))
-        for active in (self.call_rules, self.end_rules):
-            if rule in active:
-                active.remove(rule)
-
-    def _report(self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Edit]) -> None:
-        line = node.lineno or 1
-        column = character_column(self.file.line(line), node.col_offset or 0) + 1
-        end_line = getattr(node, "end_lineno", None)
-        end_offset = getattr(node, "end_col_offset", None)
-        end_column = character_column(self.file.line(end_line), end_offset) + 1 if end_line and end_offset is not None else None
-        if fix is not None:
-            fix = Edit(
-                fix.line, character_column(self.file.line(fix.line), fix.column) + 1,
-                fix.end_line, character_column(self.file.line(fix.end_line), fix.end_column) + 1, fix.text,
-            )
-        self.found.append(
-            Violation(self.file.display, line, column, rule.code, rule.name, message, rule.severity, end_line, end_column, help, fix)
-        )
-
-
-def _run_rules(project: Project, file: ParsedFile, rule_classes: Sequence[Type[Rule]], result: LintResult, options: LintOptions) -> None:
-    if not rule_classes:
-        return
-    runner = _RuleRunner(file, rule_classes, result, options.rule_settings)
-    for scope in scopes_of(file.tree):
-        try:
-            Flow(project, scope, runner).run()
-        except RecursionError:
-            result.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
-            return
-        except Exception as error:
-            result.internal_errors.append(_internal(file.display, "the flow analysis", error))
-            return
-    if runner.found:
-        table = noqa.suppressions(file.text) if options.noqa else {}
-        result.violations.extend(v for v in runner.found if not noqa.is_suppressed(v.code, v.line, table))
-
-
-def _internal(path: str, component: str, error: BaseException) -> InternalError:
-    return InternalError(path, component, f"{type(error).__name__}: {error}", "".join(traceback.format_exception(error)))

@@ -42,6 +42,8 @@ class GradientSyncLeftOff(Rule):
     """
 
     code = "FSD205"
+    # Files that mention none of these (nor fully_shard) are not parsed: see fsdp_lint/prefilter.py.
+    SCAN_NAMES = frozenset({"set_requires_gradient_sync"})
     name = "gradient-sync-left-off"
     severity = "error"
     message = "gradient sync of `{target}` is turned off here and never back on before `optimizer.step()` (line {line}): ranks step on unreduced gradients"

@@ -46,6 +46,8 @@ class CollectiveOnSomeRanks(Rule):
     """
 
     code = "FSD206"
+    # Files that mention none of these (nor fully_shard) are not parsed: see fsdp_lint/prefilter.py.
+    SCAN_NAMES = frozenset({"full_tensor", "clip_grad_norm_", "get_total_norm", "torch.distributed.checkpoint"})
     name = "collective-on-some-ranks"
     severity = "error"
     message = "{what} is a collective, but only the ranks where `{test}` holds call it: the other ranks never join and the job hangs"

@@ -119,21 +119,22 @@ class Project:
             for target in self._root_events.get(candidate.root, ())
         )
 
-    def modules_with_sharded_globals(self) -> Set[str]:
-        """Modules one of whose module-level objects may be sharded (or hold a sharded module).
+    def modules_holding_shards(self, globals_only: bool = False) -> Set[str]:
+        """Modules that own an object which may be sharded (or hold a sharded module).
 
-        Any file that calls a function returning such an object can see it sharded, so the engine
-        parses those files too; objects of functions and classes cannot leak that way (parameters
-        map to the caller's arguments, objects a callee creates are new at each call site).
+        The engine parses every file that imports from a module whose *module-level* objects may
+        be sharded (any function returning one leaks it to callers), and runs the rules on the
+        modules it parsed on demand that own any such object (a helper given a sharded model).
+        Objects of functions and classes leak no further: parameters map to the caller's
+        arguments, and objects a callee creates are new at each call site.
         """
         found: Set[str] = set()
-        candidates = {root for root in self._root_events} | set(self._aliases) | {root for root, _ in self._attr_values}
-        for root in candidates:
-            if ":" not in root[0] and root[0] not in found and self.may_hold_shards(Obj(root)):
-                found.add(root[0])
-        for root, attrs in self._attr_values:
-            if ":" not in root[0] and root[0] not in found and self.may_be_sharded(Obj(root, attrs)):
-                found.add(root[0])
+        for root, attrs in [(root, ()) for root in set(self._root_events) | set(self._aliases)] + list(self._attr_values):
+            module = root[0].split(":", 1)[0]
+            if module in found or (globals_only and ":" in root[0]):
+                continue
+            if self.may_hold_shards(Obj(root, attrs)):
+                found.add(module)
         return found
 
     def may_hold_shards(self, obj: Obj) -> bool:

@@ -1,0 +1,135 @@
+"""Results kept between runs, so that an unchanged tree relints almost for free and a change
+relints only when it can change the findings.
+
+One cache file per workspace (the paths linted, from which directory, with which options and
+which build of fsdp-lint). It holds the content hash of every file of the last run and:
+
+- the findings of that run: reused as they are when no file changed;
+- what the analysis depended on: the files it parsed (with their module names), every module
+  name it looked up and where that led, and the files the byte scan kept. When some other file
+  changed, the scan runs again; if it keeps the same files and none of the depended-on files or
+  lookups changed, the analysis is reused and only the cheap per-file checks are redone.
+
+A run with an internal error is never stored: its findings are incomplete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from dataclasses import dataclass
+from typing import FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from fsdp_lint import __version__
+from fsdp_lint.tree_analysis import SourceTree, TreeAnalysis
+from fsdp_lint.violation import Violation
+
+DEFAULT_DIRECTORY = ".fsdp_lint_cache"
+_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class _Entry:
+    tree_key: str
+    violations: Tuple[Violation, ...]
+    analysis: TreeAnalysis
+    depends_on: Tuple[Tuple[str, bytes, str], ...]  # (path, content hash, module name)
+    relevant: FrozenSet[str]
+
+
+class ResultCache:
+    def __init__(self, path: str):
+        self.path = path
+        self._entry: Optional[_Entry] = None
+        self._loaded = False
+
+    @classmethod
+    def open(cls, directory: str, paths: Sequence[str], options_fingerprint: str) -> "ResultCache":
+        workspace = repr((_FORMAT, __version__, _build_fingerprint(), os.getcwd(), tuple(paths), options_fingerprint))
+        name = hashlib.blake2b(workspace.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+        return cls(os.path.join(directory, f"{name}.pickle"))
+
+    def whole_run(self, tree_key: str) -> Optional[Tuple[Violation, ...]]:
+        """The findings of the last run, if it linted exactly these files with these contents."""
+        entry = self._load()
+        return entry.violations if entry is not None and entry.tree_key == tree_key else None
+
+    def analysis(self, tree: SourceTree, relevant: FrozenSet[str]) -> Optional[TreeAnalysis]:
+        """The last analysis, if nothing it depended on changed (see the module docstring)."""
+        entry = self._load()
+        if entry is None or entry.relevant != relevant:
+            return None
+        for path, digest, module in entry.depends_on:
+            data = tree.data.get(path)
+            if data is None or tree.names.get(path) != module or content_hash(data) != digest:
+                return None
+        for module, path in entry.analysis.resolved.items():
+            if tree.by_module.get(module) != path:
+                return None
+        return entry.analysis
+
+    def save(self, tree_key: str, tree: SourceTree, analysis: TreeAnalysis, relevant: FrozenSet[str], violations: List[Violation]) -> None:
+        depends_on = tuple(
+            (path, content_hash(tree.data[path]), tree.names[path]) for path in sorted(analysis.parsed) if path in tree.data
+        )
+        entry = _Entry(tree_key, tuple(violations), analysis, depends_on, relevant)
+        try:
+            directory = os.path.dirname(self.path)
+            os.makedirs(directory, exist_ok=True)
+            _ignore_in_git(directory)
+            handle, temporary = tempfile.mkstemp(dir=directory, suffix=".tmp")
+            with os.fdopen(handle, "wb") as out:
+                pickle.dump(entry, out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, self.path)  # atomic: a concurrent run reads the old or the new
+        except OSError:
+            pass  # a read-only tree lints fine without a cache
+
+    def _load(self) -> Optional[_Entry]:
+        if not self._loaded:
+            self._loaded = True
+            try:
+                with open(self.path, "rb") as handle:
+                    entry = pickle.load(handle)
+                self._entry = entry if isinstance(entry, _Entry) else None
+            except Exception:  # missing, truncated, or written by another version: a cold run
+                self._entry = None
+        return self._entry
+
+
+def content_hash(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def tree_key(data: Mapping[str, bytes], unreadable: Iterable[str]) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for path in sorted(data):
+        digest.update(path.encode("utf-8", "surrogatepass") + b"\0" + content_hash(data[path]))
+    for path in sorted(unreadable):
+        digest.update(b"\1" + path.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _build_fingerprint() -> Tuple[Tuple[str, int, int], ...]:
+    """Size and modification time of every source file of fsdp-lint and its rules, so that an
+    edited rule (a development install) never answers from a stale cache."""
+    import fsdp_lint
+    import fsdp_lint.rules
+
+    found: List[Tuple[str, int, int]] = []
+    for package in (fsdp_lint, fsdp_lint.rules):
+        for directory, _, files in os.walk(os.path.dirname(package.__file__)):
+            for name in files:
+                if name.endswith(".py"):
+                    status = os.stat(os.path.join(directory, name))
+                    found.append((os.path.join(directory, name), status.st_size, status.st_mtime_ns))
+    return tuple(sorted(found))
+
+
+def _ignore_in_git(directory: str) -> None:
+    marker = os.path.join(directory, ".gitignore")
+    if not os.path.exists(marker):
+        with open(marker, "w", encoding="utf-8") as handle:
+            handle.write("# Created by fsdp-lint automatically.\n*\n")
+

@@ -1,0 +1,322 @@
+"""Which files of a tree can hold or reach FSDP2 code, decided from their bytes before anything
+is parsed.
+
+Parsing is the expensive step (astroid builds a Python object per node), and FSDP2 code is a small
+fraction of any tree, so the engine parses eagerly only the files this scan keeps and leaves the
+rest to be parsed on demand when the analysis resolves a name into them.
+
+The scan over-approximates what the cross-module analysis can connect. The analysis reaches another
+module only through an import statement and a name: a call of `fully_shard` (under any alias), or
+a call of a function or class that a sharding module defines or re-exports. So a file is kept when
+
+- it uses a *sharding name* in code: `fully_shard` itself (not its definition, not `fully_shard.x`,
+  not in a comment or a plain string), or a name that an imported kept module exports; and
+- a kept file exports every name it defines (`def`, `class`, top-level assignment, at any depth),
+  plus the sharding names it re-exports by import.
+
+This closes over the import graph upwards (files that import sharding helpers, and their importers,
+name by name). Downwards, helpers that receive a sharded model are parsed on demand by the analysis
+as it resolves calls into them, so they need no decision here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
+
+# The names whose use starts a sharding fact; rules that fire on other names add theirs here.
+SHARDING_NAMES: FrozenSet[str] = frozenset({"fully_shard"})
+
+_FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*)")
+_PLAIN = re.compile(rb"import[ \t]+([\w.][^\n]*)")
+_DEFINED = re.compile(rb"(?:\bdef|\bclass)[ \t]+(\w+)|^(\w+)[ \t]*(?::[^\n=]*)?=(?!=)", re.M)
+_NAME_IN_LIST = re.compile(rb"[A-Za-z_]\w*(?:\s+as\s+\w+)?")
+_STATEMENT_BEFORE = b" \t\n;:"
+
+# What one file imports from one module: the raw text of the imported names (`from m import
+# ...`), or None for the module itself (`import m`), with the name it is bound to if aliased.
+Imported = Tuple[Optional[bytes], Optional[str]]
+
+
+@dataclass
+class _File:
+    path: str
+    module: str
+    is_package: bool
+    data: bytes
+    exports: Set[str] = field(default_factory=set)
+    visible: Set[str] = field(default_factory=set)
+    sharding: bool = False
+    mentions: bool = False
+    sharding_names: FrozenSet[str] = SHARDING_NAMES
+    _code: Optional[bytes] = None
+
+    def uses_any(self, names: Iterable[str]) -> bool:
+        if self._code is None:
+            self._code = _code_only(self.data)
+        return _uses_any(self._code, names, self.sharding_names)
+
+
+def relevant_files(
+    sources: Mapping[str, bytes],
+    module_names: Mapping[str, str],
+    sharding_names: FrozenSet[str] = SHARDING_NAMES,
+    exporting: Iterable[str] = (),
+    mentioned_names: FrozenSet[str] = frozenset(),
+) -> Set[str]:
+    """The paths (keys of `sources`) that can hold or reach FSDP2 code.
+
+    `exporting` names files known to export sharded objects (the engine learns them from the
+    facts): each name they define counts as a sharding name in the files that import it.
+    `mentioned_names` (rules' `SCAN_NAMES`: `set_requires_gradient_sync`,
+    `torch.distributed.checkpoint`) keep a file that mentions one anywhere, even in a comment or a
+    string: for rules that fire on a call itself, not on a sharded model, so the file alone
+    decides (they export nothing to their importers).
+    """
+    files = {
+        path: _File(path, module_names[path], _is_package(path), data, sharding_names=sharding_names)
+        for path, data in sources.items()
+    }
+    by_module: Dict[str, str] = {}
+    for file in files.values():
+        by_module.setdefault(file.module, file.path)
+    index = _import_index(files.values())
+    pending: List[str] = []
+    encoded = [name.encode() for name in sharding_names]
+    for file in files.values():
+        if any(name in file.data for name in encoded):
+            for _, (names, _alias) in _imports_of(file):
+                if names is not None:
+                    file.exports |= {bound for imported, bound in _pairs(names) if imported in sharding_names}
+            file.visible |= sharding_names | file.exports
+            if file.uses_any(file.visible):
+                _mark_sharding(file)
+            if file.exports:
+                pending.append(file.path)
+        if any(_mentions(file.data, name) for name in mentioned_names):
+            file.mentions = True
+    for name in mentioned_names:
+        package, _, last = name.rpartition(".")
+        for path, (names, _alias) in index.get(package, ()) if package else ():
+            if names is not None and any(imported == last for imported, _ in _pairs(names)):
+                files[path].mentions = True
+    for path in exporting:
+        if path in files and not files[path].sharding:
+            _mark_sharding(files[path])
+            pending.append(path)
+    while pending:
+        source = files[pending.pop()]
+        for importer_path, names in _importers(source, index, by_module):
+            importer = files[importer_path]
+            before = len(importer.exports), importer.sharding
+            _see_exports(importer, names, source)
+            if (len(importer.exports), importer.sharding) != before:
+                pending.append(importer_path)
+    return {path for path, file in files.items() if file.sharding or file.mentions}
+
+
+def _mark_sharding(file: _File) -> None:
+    file.sharding = True
+    for match in _DEFINED.finditer(file.data):
+        file.exports.add((match.group(1) or match.group(2)).decode())
+
+
+def _see_exports(importer: _File, imported: Imported, source: _File) -> None:
+    """What one import of `source` makes visible in `importer`, and what it re-exports.
+
+    A module imported under a name (`import m as x`, `from package import m`) is re-exported
+    under that name, which is how the analysis follows it (`from importer import x; x.f()`).
+    """
+    names, alias = imported
+    seen: Set[str] = set()
+    if names is None:
+        seen = set(source.exports)
+        if alias and source.exports:
+            seen.add(alias)
+            importer.exports.add(alias)
+    else:
+        for imported, bound in _pairs(names):
+            if imported == "*":
+                seen |= source.exports
+                importer.exports |= source.exports
+            elif imported in source.exports:
+                seen.add(bound)
+                importer.exports.add(bound)
+    new = seen - importer.visible
+    importer.visible |= new
+    if new and not importer.sharding and importer.uses_any(new):
+        _mark_sharding(importer)
+
+
+def _import_index(files: Iterable[_File]) -> Dict[str, List[Tuple[str, Imported]]]:
+    """Absolute module name -> (importing path, imported names) for every import in the tree.
+
+    Found with two regular expressions that start with a literal (so the scan runs at C speed),
+    kept where the keyword starts a statement. Text that only looks like an import (in a
+    docstring) names modules that are not in the tree, which is harmless.
+    """
+    index: Dict[str, List[Tuple[str, Imported]]] = {}
+    for file in files:
+        if b"import" in file.data:
+            for module, names in _imports_of(file):
+                index.setdefault(module, []).append((file.path, names))
+    return index
+
+
+def _imports_of(file: _File) -> Iterable[Tuple[str, Imported]]:
+    data = file.data
+    for match in _FROM.finditer(data):
+        start = match.start()
+        if start and data[start - 1] not in _STATEMENT_BEFORE:
+            continue
+        names = match.group(3)
+        if names.rstrip().endswith(b"\\"):
+            names = _continued(data, match.start(3))
+        base = _absolute(match.group(2).decode("ascii", "replace"), len(match.group(1)), file.module, file.is_package)
+        yield base, (names, None)
+    for match in _PLAIN.finditer(data):
+        start = match.start()
+        line_start = data.rfind(b"\n", 0, start) + 1
+        before = data[line_start:start].strip()
+        if before and before[-1:] not in (b";", b":"):
+            continue
+        for item in match.group(1).split(b"#", 1)[0].split(b";", 1)[0].split(b","):
+            words = item.split()
+            if words:
+                alias = words[2].decode("ascii", "replace") if len(words) == 3 and words[1] == b"as" else None
+                yield words[0].decode("ascii", "replace"), (None, alias)
+
+
+def _continued(data: bytes, start: int) -> bytes:
+    end = start
+    while True:
+        newline = data.find(b"\n", end)
+        if newline < 0:
+            return data[start:]
+        if not data[end:newline].rstrip().endswith(b"\\"):
+            return data[start:newline]
+        end = newline + 1
+
+
+def _importers(source: _File, index: Mapping[str, List[Tuple[str, Imported]]], by_module: Mapping[str, str]) -> Iterable[Tuple[str, Imported]]:
+    """Who imports `source`, and what: by its own name, or as `from package import source`."""
+    for path, imported in index.get(source.module, ()):
+        if path != source.path:
+            yield path, imported
+    package, _, last = source.module.rpartition(".")
+    for path, (names, _) in index.get(package, ()):
+        if names is not None and path != source.path:
+            for name, bound in _pairs(names):
+                if name == last:
+                    yield path, (None, bound)
+
+
+def _pairs(names: bytes) -> List[Tuple[str, str]]:
+    """(imported, bound) for each name of `from m import <names>`."""
+    text = b"\n".join(line.split(b"#", 1)[0] for line in names.split(b"\n")).split(b";", 1)[0]
+    if b"*" in text:
+        return [("*", "*")]
+    pairs = []
+    for item in _NAME_IN_LIST.findall(text.replace(b"\\", b" ").replace(b"(", b" ").replace(b")", b" ")):
+        parts = item.decode("ascii", "replace").split()
+        pairs.append((parts[0], parts[-1] if len(parts) == 3 else parts[0]))
+    return pairs
+
+
+def _is_package(path: str) -> bool:
+    return path.replace("\\", "/").rsplit("/", 1)[-1].split(".", 1)[0] == "__init__"
+
+
+def _absolute(name: str, level: int, module: str, is_package: bool) -> str:
+    if not level:
+        return name
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: max(len(parts) - (level - 1), 0)]
+    return ".".join(parts + ([name] if name else []))
+
+
+_LEXEME = re.compile(
+    rb"(?P<string>[rRbBuUfF]{0,2}(?:'''[\s\S]*?(?:'''|\Z)|\"\"\"[\s\S]*?(?:\"\"\"|\Z)"
+    rb"|'(?:[^'\\\n]|\\.)*'?|\"(?:[^\"\\\n]|\\.)*\"?))"
+    rb"|(?P<comment>\#[^\n]*)"
+)
+_FSTRING_FIELD = re.compile(rb"\{[^{}]*\}")
+
+
+def _code_only(data: bytes) -> bytes:
+    """`data` with comments, strings (but not f-string fields) and import statements blanked.
+
+    A regular expression that knows Python's string and comment syntax: far faster than the
+    tokenizer, and it never fails on broken files. Offsets are kept, so lines still match.
+    """
+    code = _LEXEME.sub(_blank_lexeme, data)
+    for pattern in (_FROM, _PLAIN):
+        code = pattern.sub(_blank_statement, code)
+    return code
+
+
+def _blank_lexeme(match: "re.Match[bytes]") -> bytes:
+    text = match.group(0)
+    if match.group("string") is not None:
+        prefix = text[: len(text) - len(text.lstrip(b"rRbBuUfF"))]
+        if b"f" in prefix.lower():
+            out = bytearray(_spaces(text))
+            for field_match in _FSTRING_FIELD.finditer(text):
+                out[field_match.start() : field_match.end()] = field_match.group(0)
+            return bytes(out)
+    return _spaces(text)
+
+
+def _blank_statement(match: "re.Match[bytes]") -> bytes:
+    start = match.start()
+    if start and match.string[start - 1] not in _STATEMENT_BEFORE:
+        return match.group(0)
+    return _spaces(match.group(0))
+
+
+def _spaces(text: bytes) -> bytes:
+    if b"\n" not in text:
+        return b" " * len(text)
+    return b"\n".join(b" " * len(line) for line in text.split(b"\n"))
+
+
+def _mentions(data: bytes, name: str) -> bool:
+    """Whether `name` occurs in `data` as a whole (dotted) word; `from a.b import c` counts for
+    `a.b.c` too, found through the import index instead."""
+    word = name.encode()
+    position = data.find(word)
+    while position >= 0:
+        end = position + len(word)
+        before = data[position - 1 : position] if position else b""
+        after = data[end : end + 1]
+        if not (before.isalnum() or before == b"_") and not (after.isalnum() or after == b"_"):
+            return True
+        position = data.find(word, end)
+    return False
+
+
+def _word_pattern(names: Iterable[str]) -> "Optional[re.Pattern[bytes]]":
+    wanted = sorted(names, key=lambda n: (-len(n), n))
+    if not wanted:
+        return None
+    return re.compile(rb"(?<!\w)(" + b"|".join(re.escape(n.encode()) for n in wanted) + rb")(?!\w)")
+
+
+def _uses_any(code: bytes, names: Iterable[str], sharding_names: FrozenSet[str]) -> bool:
+    """Whether `code` uses one of `names`: not right after `def`/`class`, and for `fully_shard`
+    itself not followed by `.` (its attributes shard nothing)."""
+    pattern = _word_pattern(names)
+    if pattern is None:
+        return False
+    for match in pattern.finditer(code):
+        before = code[max(0, match.start() - 16) : match.start()].split()
+        if before and before[-1] in (b"def", b"class"):
+            continue
+        if match.group(1).decode() in sharding_names and code[match.end() : match.end() + 1] == b".":
+            continue
+        return True
+    return False

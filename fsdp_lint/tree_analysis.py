@@ -1,0 +1,259 @@
+"""The analysis of one tree: parse the files that can matter, compute the tree's facts once, run
+every selected rule over every scope of every parsed file.
+
+Files the byte scan (`fsdp_lint.prefilter`) leaves out are parsed only if the analysis resolves a
+name into them (a helper that a sharded model is passed to), so the findings are those of parsing
+everything; `prefilter=False` parses everything, which the equivalence tests compare against.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type
+
+from astroid import nodes
+
+from fsdp_lint import noqa, prefilter
+from fsdp_lint.analysis.flow import CallListener, Flow
+from fsdp_lint.analysis.project import Project, scopes_of
+from fsdp_lint.rule import Rule, RuleSetting
+from fsdp_lint.source import ParsedFile, character_column, parse, unanalysable
+from fsdp_lint.violation import Edit, Violation
+
+BUG_TRACKER = "https://github.com/fsdp-lint/fsdp-lint/issues"
+
+
+@dataclass(frozen=True)
+class InternalError:
+    """A crash of fsdp-lint itself on one file: reported, never fatal to the rest of the run."""
+
+    path: str
+    component: str
+    error: str
+    trace: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.path}: internal error in {self.component}: {self.error}\n"
+            f"  The other rules and files were still checked. This is a bug in fsdp-lint: please report it "
+            f"at {BUG_TRACKER} with this message and, if you can, the file."
+        )
+
+
+@dataclass
+class Findings:
+    violations: List[Violation] = field(default_factory=list)
+    internal_errors: List[InternalError] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RuleConfig:
+    """What the rule pass needs besides the facts; plain data, so worker processes can take it."""
+
+    rule_classes: Tuple[Type[Rule], ...]
+    settings: Tuple[RuleSetting, ...]
+    noqa: bool
+
+
+@dataclass
+class SourceTree:
+    """The decodable files of a run: text by display path, module names, and the module index."""
+
+    texts: Mapping[str, str]
+    names: Mapping[str, str]
+    data: Mapping[str, bytes] = field(default_factory=dict)
+    by_module: Dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.data:
+            self.data = {path: text.encode("utf-8", "surrogatepass") for path, text in self.texts.items()}
+        for path in sorted(self.texts):
+            self.by_module.setdefault(self.names[path], path)
+
+
+@dataclass
+class TreeAnalysis:
+    """The outcome of analysing a tree, with what it depended on (for the cache)."""
+
+    findings: Findings
+    parsed: FrozenSet[str]
+    resolved: Dict[str, Optional[str]]  # module names the analysis looked up -> path, or None
+
+
+def mentioned_names(rule_classes: Iterable[Type[Rule]]) -> FrozenSet[str]:
+    """The names that rules which fire without a sharded model declare in `SCAN_NAMES`: a file
+    that mentions one is parsed (`fsdp_lint.prefilter`)."""
+    return frozenset(name for rule in rule_classes for name in getattr(rule, "SCAN_NAMES", ()))
+
+
+def relevant_paths(tree: SourceTree, config: RuleConfig, explicit: Iterable[str] = ()) -> FrozenSet[str]:
+    """The files the byte scan keeps, and those named on the command line."""
+    scanned = prefilter.relevant_files(tree.data, tree.names, mentioned_names=mentioned_names(config.rule_classes))
+    return frozenset(explicit) | frozenset(scanned)
+
+
+def analyse_tree(
+    tree: SourceTree,
+    config: RuleConfig,
+    relevant: FrozenSet[str],
+    use_prefilter: bool = True,
+    run_rules: Optional[Callable[[Project, Sequence[ParsedFile], RuleConfig], Findings]] = None,
+) -> TreeAnalysis:
+    """Parse what can matter, collect the facts to a fixpoint, then run the rules.
+
+    The fixpoint: the facts can show that a module-level object of some module is sharded; any
+    file that imports the function returning it can then misuse it, so the scan runs again with
+    that module's names as sharding names, and the new files join the analysis.
+    """
+    mentioned = mentioned_names(config.rule_classes)
+    state = _State(tree)
+    relevant = set(relevant)
+    for path in sorted(relevant if use_prefilter else tree.texts):
+        state.parse(path)
+    project = Project([file.tree for file in state.parsed.values()], load=state.load)
+    findings = Findings()
+    analysed: Set[str] = set()
+    while True:
+        for path in sorted(set(state.parsed) - analysed):
+            if path in relevant or not use_prefilter:
+                analysed.add(path)
+                _collect_facts(project, state.parsed[path], findings)
+        exporting = _paths_of(tree, project.modules_holding_shards(globals_only=True))
+        if exporting - state.exporting:
+            state.exporting |= exporting
+            relevant |= prefilter.relevant_files(tree.data, tree.names, exporting=state.exporting, mentioned_names=mentioned)
+        holding = _paths_of(tree, project.modules_holding_shards()) & set(state.parsed)
+        relevant |= holding
+        for path in sorted(relevant):
+            state.parse(path)
+        if analysed >= set(state.parsed) & relevant:
+            break
+    files = [state.parsed[path] for path in sorted(analysed)]
+    rule_findings = (run_rules or run_rules_on)(project, files, config)
+    findings.violations.extend(rule_findings.violations)
+    findings.internal_errors.extend(rule_findings.internal_errors)
+    findings.violations.extend(state.broken[path] for path in sorted(state.broken))
+    return TreeAnalysis(findings, frozenset(state.parsed) | frozenset(state.broken), dict(state.resolved))
+
+
+def _paths_of(tree: SourceTree, modules: Iterable[str]) -> Set[str]:
+    return {tree.by_module[module] for module in modules if module in tree.by_module}
+
+
+class _State:
+    def __init__(self, tree: SourceTree):
+        self.tree = tree
+        self.parsed: Dict[str, ParsedFile] = {}
+        self.broken: Dict[str, Violation] = {}
+        self.resolved: Dict[str, Optional[str]] = {}
+        self.exporting: Set[str] = set()
+
+    def parse(self, path: str) -> Optional[ParsedFile]:
+        if path in self.parsed or path in self.broken:
+            return self.parsed.get(path)
+        text = self.tree.texts[path]
+        built = parse(text, self.tree.names[path], os.path.abspath(path), path)
+        if isinstance(built, Violation):
+            self.broken[path] = built
+            return None
+        self.parsed[path] = ParsedFile(path, text, built)
+        return self.parsed[path]
+
+    def load(self, module: str) -> Optional[nodes.Module]:
+        path = self.tree.by_module.get(module)
+        self.resolved[module] = path
+        parsed = self.parse(path) if path is not None else None
+        return parsed.tree if parsed is not None else None
+
+
+def _collect_facts(project: Project, file: ParsedFile, findings: Findings) -> None:
+    for scope in scopes_of(file.tree):
+        try:
+            if isinstance(scope, nodes.FunctionDef):
+                project.summary(scope)
+            else:
+                project.record(Flow(project, scope).run())
+        except RecursionError:
+            findings.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
+            return
+        except Exception as error:  # one file's failure must not stop the run
+            findings.internal_errors.append(internal_error(file.display, "the fact analysis", error))
+            return
+
+
+def run_rules_on(project: Project, files: Sequence[ParsedFile], config: RuleConfig) -> Findings:
+    findings = Findings()
+    for file in files:
+        _run_rules(project, file, config, findings)
+    return findings
+
+
+class _RuleRunner(CallListener):
+    """Dispatches flow events to the rules of one file, isolating each rule's failures."""
+
+    def __init__(self, file: ParsedFile, config: RuleConfig, findings: Findings):
+        self.file = file
+        self.findings = findings
+        self.found: List[Violation] = []
+        self.rules = [cls(self._report).configure(config.settings) for cls in config.rule_classes]
+        self.call_rules = [r for r in self.rules if type(r).on_call is not Rule.on_call]
+        self.end_rules = [r for r in self.rules if type(r).on_function_end is not Rule.on_function_end]
+
+    def on_call(self, node: nodes.Call, flow: Flow) -> None:
+        for rule in list(self.call_rules):
+            try:
+                rule.on_call(node, flow)
+            except Exception as error:
+                self._fail(rule, error)
+
+    def on_function_end(self, flow: Flow) -> None:
+        for rule in list(self.end_rules):
+            try:
+                rule.on_function_end(flow)
+            except Exception as error:
+                self._fail(rule, error)
+
+    def _fail(self, rule: Rule, error: Exception) -> None:
+        self.findings.internal_errors.append(internal_error(self.file.display, f"rule {rule.code} ({rule.name})", error))
+        for active in (self.call_rules, self.end_rules):
+            if rule in active:
+                active.remove(rule)
+
+    def _report(self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Edit]) -> None:
+        line = node.lineno or 1
+        column = character_column(self.file.line(line), node.col_offset or 0) + 1
+        end_line = getattr(node, "end_lineno", None)
+        end_offset = getattr(node, "end_col_offset", None)
+        end_column = character_column(self.file.line(end_line), end_offset) + 1 if end_line and end_offset is not None else None
+        if fix is not None:
+            fix = Edit(
+                fix.line, character_column(self.file.line(fix.line), fix.column) + 1,
+                fix.end_line, character_column(self.file.line(fix.end_line), fix.end_column) + 1, fix.text,
+            )
+        self.found.append(
+            Violation(self.file.display, line, column, rule.code, rule.name, message, rule.severity, end_line, end_column, help, fix)
+        )
+
+
+def _run_rules(project: Project, file: ParsedFile, config: RuleConfig, findings: Findings) -> None:
+    if not config.rule_classes:
+        return
+    runner = _RuleRunner(file, config, findings)
+    for scope in scopes_of(file.tree):
+        try:
+            Flow(project, scope, runner).run()
+        except RecursionError:
+            findings.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
+            return
+        except Exception as error:
+            findings.internal_errors.append(internal_error(file.display, "the flow analysis", error))
+            return
+    if runner.found:
+        table = noqa.suppressions(file.text) if config.noqa else {}
+        findings.violations.extend(v for v in runner.found if not noqa.is_suppressed(v.code, v.line, table))
+
+
+def internal_error(path: str, component: str, error: BaseException) -> InternalError:
+    return InternalError(path, component, f"{type(error).__name__}: {error}", "".join(traceback.format_exception(error)))
