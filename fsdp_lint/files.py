@@ -46,9 +46,17 @@ class _GitIgnore:
             if not anchored:
                 pattern = r"(?:.*/)?" + pattern
             self.rules.append((re.compile(pattern + r"\Z"), negate, dir_only))
+        # One alternation of every pattern: most paths match none, and one search says so.
+        self.any_rule = re.compile("|".join(f"(?:{p.pattern})" for p, _, _ in self.rules)) if self.rules else None
+        self.prefix = self.base.rstrip(os.sep) + os.sep
 
     def ignored(self, path: str, is_dir: bool) -> Optional[bool]:
-        relative = os.path.relpath(path, self.base).replace(os.sep, "/")
+        if self.any_rule is None:
+            return None
+        relative = path[len(self.prefix):] if path.startswith(self.prefix) else os.path.relpath(path, self.base)
+        relative = relative.replace(os.sep, "/")
+        if self.any_rule.match(relative) is None:
+            return None
         verdict = None
         for pattern, negate, dir_only in self.rules:
             if dir_only and not is_dir:
@@ -97,14 +105,19 @@ def discover(paths: Sequence[str], exclude: Sequence[str] = (), respect_gitignor
                 seen.add(key)
                 yield Discovered(given, explicit=True)
             continue
-        for found in _walk(given, exclude, respect_gitignore):
-            key = os.path.realpath(found) if os.path.exists(found) else found
+        real_top = os.path.realpath(given)
+        for found, is_link in _walk(given, exclude, respect_gitignore):
+            # The walk follows no directory link, so only a linked file needs resolving.
+            if is_link:
+                key = os.path.realpath(found) if os.path.exists(found) else found
+            else:
+                key = os.path.join(real_top, found if given == "." else found[len(given):].lstrip(os.sep))
             if key not in seen:
                 seen.add(key)
                 yield Discovered(found, explicit=False)
 
 
-def _walk(top: str, exclude: Sequence[str], respect_gitignore: bool) -> Iterator[str]:
+def _walk(top: str, exclude: Sequence[str], respect_gitignore: bool) -> Iterator[Tuple[str, bool]]:
     ignores: List[_GitIgnore] = []
     if respect_gitignore:
         ignores = _parent_gitignores(top)
@@ -146,7 +159,7 @@ def _ignored(path: str, is_dir: bool, ignores: Sequence[_GitIgnore]) -> bool:
     return verdict
 
 
-def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore], respect_gitignore: bool) -> Iterator[str]:
+def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore], respect_gitignore: bool) -> Iterator[Tuple[str, bool]]:
     if respect_gitignore and os.path.isfile(os.path.join(directory, ".gitignore")):
         loaded = _load_gitignore(directory)
         ignores = ignores + [loaded] if loaded else ignores
@@ -167,7 +180,7 @@ def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore],
                 continue
             yield from _walk_dir(path, exclude, ignores, respect_gitignore)
         elif entry.name.endswith(PYTHON_SUFFIXES):
-            yield path
+            yield path, entry.is_symlink()
 
 
 def module_name(path: str, is_package_dir=None) -> str:

@@ -1,0 +1,130 @@
+"""Lint the installed torch package cold (empty cache) and warm (cache of the cold run), and run
+`ruff check --no-cache --select E9,F` on the same tree in the same run, as a yardstick.
+
+Each command runs as a fresh process, as in CI: start-up and imports count. Peak memory is the
+largest sum, sampled every 5 ms, of the proportional set sizes (PSS) of the process and all its
+descendants: a page a forked worker shares with its parent counts once.
+
+    python benchmarks/lint_speed.py [--repeat 3] [--jobs 0] [--tree PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Dict, List, Sequence
+
+TARGETS = {"cold": 2.0, "warm": 1.0}
+MEMORY_TARGET_MB = 300
+
+
+@dataclass
+class Measure:
+    name: str
+    wall: float
+    peak_mb: float
+    exit_code: int
+
+
+def torch_tree() -> str:
+    """The torch package's directory, found without importing torch (seconds, and not needed)."""
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("torch is not installed: pass --tree PATH")
+    return list(spec.submodule_search_locations)[0]
+
+
+def run(name: str, command: Sequence[str], cwd: str) -> Measure:
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, _tree_rss(process.pid))
+        time.sleep(0.005)
+    wall = time.perf_counter() - start
+    error = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    if process.returncode not in (0, 1):
+        raise SystemExit(f"{name} failed ({process.returncode}): {' '.join(command)}\n{error}")
+    return Measure(name, wall, peak / 2**20, process.returncode)
+
+
+def _tree_rss(pid: int) -> int:
+    """Memory of `pid` and its descendants (Linux /proc): the sum of their proportional set sizes,
+    which counts a page shared by a forked worker and its parent once, not twice."""
+    children: Dict[int, List[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                parent = int(handle.read().rsplit(b")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    total, pending = 0, [pid]
+    while pending:
+        current = pending.pop()
+        total += _pss(current)
+        pending.extend(children.get(current, ()))
+    return total
+
+
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tree", default=None, help="tree to lint (default: the installed torch package)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each command; the median is reported")
+    parser.add_argument("--jobs", type=int, default=0, help="fsdp-lint --jobs (default: 0, every core)")
+    args = parser.parse_args(list(argv) or None)
+    tree = os.path.abspath(args.tree or torch_tree())
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        raise SystemExit("ruff is not installed (pip install ruff)")
+    workdir = tempfile.mkdtemp(prefix="lint-speed-")
+    files = sum(1 for _, _, names in os.walk(tree) for name in names if name.endswith((".py", ".pyi")))
+    print(f"tree: {tree} ({files} Python files), {os.cpu_count()} cores, fsdp-lint --jobs {args.jobs}")
+    lint = [sys.executable, "-m", "fsdp_lint", "check", tree, "--format", "concise", "--quiet", "--jobs", str(args.jobs)]
+    results: Dict[str, List[Measure]] = {"ruff": [], "cold": [], "warm": []}
+    try:
+        for attempt in range(args.repeat):
+            cache = os.path.join(workdir, f"cache-{attempt}")
+            results["ruff"].append(run("ruff", [ruff, "check", "--no-cache", "--select", "E9,F", "--exit-zero", "--quiet", tree], workdir))
+            results["cold"].append(run("cold", lint + ["--cache-dir", cache], workdir))
+            results["warm"].append(run("warm", lint + ["--cache-dir", cache], workdir))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    ruff_wall = statistics.median(m.wall for m in results["ruff"])
+    verdicts = []
+    print(f"{'command':<8} {'wall s':>8} {'peak MB':>8} {'x ruff':>7}  target")
+    for name in ("ruff", "cold", "warm"):
+        wall = statistics.median(m.wall for m in results[name])
+        peak = max(m.peak_mb for m in results[name])
+        ratio = wall / ruff_wall
+        target = TARGETS.get(name)
+        met = target is None or (ratio <= target and peak < MEMORY_TARGET_MB)
+        verdicts.append(met)
+        goal = f"<= {target:.0f}x ruff, < {MEMORY_TARGET_MB} MB: {'met' if met else 'MISSED'}" if target else ""
+        print(f"{name:<8} {wall:>8.2f} {peak:>8.0f} {ratio:>7.2f}  {goal}")
+    return 0 if all(verdicts) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
