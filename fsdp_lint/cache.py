@@ -20,14 +20,14 @@ import os
 import pickle
 import tempfile
 from dataclasses import dataclass
-from typing import FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from fsdp_lint import __version__
 from fsdp_lint.tree_analysis import SourceTree, TreeAnalysis
 from fsdp_lint.violation import Violation
 
 DEFAULT_DIRECTORY = ".fsdp_lint_cache"
-_FORMAT = 1
+_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class _Entry:
     analysis: TreeAnalysis
     depends_on: Tuple[Tuple[str, bytes, str], ...]  # (path, content hash, module name)
     relevant: FrozenSet[str]
+    syntax: Tuple[Tuple[str, bytes, Optional[Violation]], ...]  # unparsed files: FSD001 or None
 
 
 class ResultCache:
@@ -70,11 +71,24 @@ class ResultCache:
                 return None
         return entry.analysis
 
-    def save(self, tree_key: str, tree: SourceTree, analysis: TreeAnalysis, relevant: FrozenSet[str], violations: List[Violation]) -> None:
+    def syntax_results(self, tree: SourceTree) -> Dict[str, Optional[Violation]]:
+        """The syntax check of the last run for each file whose content is unchanged."""
+        entry = self._load()
+        if entry is None:
+            return {}
+        return {
+            path: found for path, digest, found in entry.syntax if path in tree.data and content_hash(tree.data[path]) == digest
+        }
+
+    def save(
+        self, tree_key: str, tree: SourceTree, analysis: TreeAnalysis, relevant: FrozenSet[str],
+        violations: List[Violation], syntax: Mapping[str, Optional[Violation]],
+    ) -> None:
         depends_on = tuple(
             (path, content_hash(tree.data[path]), tree.names[path]) for path in sorted(analysis.parsed) if path in tree.data
         )
-        entry = _Entry(tree_key, tuple(violations), analysis, depends_on, relevant)
+        checked = tuple((path, content_hash(tree.data[path]), syntax[path]) for path in sorted(syntax) if path in tree.data)
+        entry = _Entry(tree_key, tuple(violations), analysis, depends_on, relevant, checked)
         try:
             directory = os.path.dirname(self.path)
             os.makedirs(directory, exist_ok=True)

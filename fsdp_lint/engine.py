@@ -74,13 +74,20 @@ def lint_paths(paths: Sequence[str], options: LintOptions = LintOptions()) -> Li
     explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
     config = _rule_config(options)
     relevant = relevant_paths(tree, config, explicit)
+    known = store.syntax_results(tree) if store is not None else {}
+    skipped = [path for path in sorted(tree.texts) if path not in relevant and path not in known] if options.prefilter else []
+    checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1)
     analysis = store.analysis(tree, relevant) if store is not None else None
     if analysis is None:
-        analysis = _analyse(tree, config, relevant, options)
-    result = LintResult(analysis.findings.violations + failures, list(analysis.findings.internal_errors), len(found))
+        analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs))
+    syntax = {path: found for path, found in known.items() if path not in relevant}
+    syntax.update({path: None for path in skipped})
+    syntax.update({violation.path: violation for violation in checked()})
+    unparsable = [violation for violation in syntax.values() if violation is not None]
+    result = LintResult(analysis.findings.violations + unparsable + failures, list(analysis.findings.internal_errors), len(found))
     result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     if store is not None and not result.internal_errors:
-        store.save(tree_key, tree, analysis, relevant, result.violations)
+        store.save(tree_key, tree, analysis, relevant, result.violations, syntax)
     return result
 
 

@@ -1,0 +1,142 @@
+"""The byte prefilter, the cache and `--jobs` change how much work a run does, never what it finds:
+each tree here is linted with the prefilter and without it (every file parsed), and the findings
+must be identical; the cross-module cases are the ones a per-file scan would miss."""
+
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+import pytest
+
+from fsdp_lint.engine import LintOptions, lint_paths, lint_sources
+from fsdp_lint.registry import all_rules
+from tests.robustness.fsdp2_scripts import PROJECT, TRAIN_SCRIPT
+from tests.static.helpers import write_tree
+
+SHARD = "from torch.distributed.fsdp import fully_shard\n"
+
+CROSS_MODULE: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
+    # train.py never mentions fully_shard: it calls forward on what a sharding helper returns.
+    "helper returns the sharded model": (
+        {
+            "pkg/__init__.py": "",
+            "pkg/parallel.py": SHARD + "def apply_fsdp(model):\n    fully_shard(model)\n    return model\n",
+            "train.py": "from pkg.parallel import apply_fsdp\nmodel = apply_fsdp(Net())\nmodel.forward(x)\n",
+        },
+        [("train.py", "FSD201")],
+    ),
+    "re-exported through the package": (
+        {
+            "pkg/__init__.py": "from .parallel import apply_fsdp\n",
+            "pkg/parallel.py": SHARD + "def apply_fsdp(model):\n    fully_shard(model)\n",
+            "train.py": "from pkg import apply_fsdp\nmodel = Net()\napply_fsdp(model)\nmodel.forward(x)\n",
+        },
+        [("train.py", "FSD201")],
+    ),
+    "module imported under an alias": (
+        {
+            "pkg/__init__.py": "",
+            "pkg/parallel.py": SHARD + "def apply_fsdp(model):\n    fully_shard(model)\n",
+            "train.py": "import pkg.parallel as par\nmodel = Net()\npar.apply_fsdp(model)\nmodel.forward(x)\n",
+        },
+        [("train.py", "FSD201")],
+    ),
+    "fully_shard re-exported under another name": (
+        {
+            "dist.py": "from torch.distributed.fsdp import fully_shard as shard_module\n",
+            "train.py": "from dist import shard_module\nmodel = Net()\nshard_module(model)\nmodel.forward(x)\n",
+        },
+        [("train.py", "FSD201")],
+    ),
+    # ckpt.py mentions nothing of FSDP2; it is parsed because the analysis reaches it.
+    "a third file's helper receives the sharded model": (
+        {
+            "ckpt.py": "import torch\n\ndef save_checkpoint(model):\n    torch.save(model.state_dict(), 'm.pt')\n",
+            "train.py": SHARD + "from ckpt import save_checkpoint\nmodel = Net()\nfully_shard(model)\nsave_checkpoint(model)\n",
+        },
+        [("ckpt.py", "FSD301")],
+    ),
+    "the optimizer is built by a helper before sharding": (
+        {
+            "optim.py": "import torch\n\ndef build(model):\n    return torch.optim.AdamW(model.parameters())\n",
+            "train.py": SHARD + "from optim import build\nmodel = Net()\nopt = build(model)\nfully_shard(model)\n",
+        },
+        [("train.py", "FSD202")],
+    ),
+    # b.py reaches a module-level model that a.py shards, through a function of a third module.
+    "a module-level model sharded elsewhere": (
+        {
+            "models.py": "MODEL = Net()\n\ndef get():\n    return MODEL\n",
+            "a.py": SHARD + "from models import get\nfully_shard(get())\n",
+            "b.py": "from models import get\nget().forward(x)\n",
+        },
+        [("b.py", "FSD201")],
+    ),
+    "a method of a class in another module shards and returns": (
+        {
+            "trainer.py": SHARD + "class Trainer:\n    def setup(self, model):\n        self.model = fully_shard(model)\n        return self.model\n",
+            "run.py": "from trainer import Trainer\nt = Trainer()\nm = t.setup(Net())\nm.forward(x)\n",
+        },
+        [("run.py", "FSD201")],
+    ),
+    "realistic package": (PROJECT, [("train.py", "FSD202"), ("train.py", "FSD201"), ("trainer/checkpoint.py", "FSD301")]),
+    "realistic script beside unrelated and broken files": (
+        {"train.py": TRAIN_SCRIPT, "util.py": "def f(:\n    pass\n", "plot.py": "import matplotlib\n"},
+        [("train.py", "FSD202"), ("train.py", "FSD201"), ("train.py", "FSD301"), ("util.py", "FSD001")],
+    ),
+}
+
+
+def _found(result) -> List[Tuple[str, int, str]]:
+    return [(v.path.replace("\\", "/"), v.line, v.code) for v in result.violations]
+
+
+@pytest.mark.parametrize("case", sorted(CROSS_MODULE))
+def test_cross_module_findings_survive_the_prefilter(tmp_path, monkeypatch, case):
+    files, expected = CROSS_MODULE[case]
+    write_tree(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    scanned = lint_paths(["."], LintOptions(prefilter=True))
+    everything = lint_paths(["."], LintOptions(prefilter=False))
+    assert not scanned.internal_errors and not everything.internal_errors
+    assert _found(scanned) == _found(everything)
+    assert {(path, code) for path, _, code in _found(scanned)} >= set(expected)
+
+
+def test_every_rule_example_is_found_with_the_prefilter():
+    """A rule that fires on something other than a sharded model must declare `SCAN_NAMES`, or
+    the prefilter skips the files it would fire in; its examples show it here."""
+    for code, rule in all_rules().items():
+        for kind, examples in (("valid", rule.VALID), ("invalid", rule.INVALID)):
+            for index, example in enumerate(examples):
+                scanned = lint_sources(example.files(), LintOptions(prefilter=True))
+                everything = lint_sources(example.files(), LintOptions(prefilter=False))
+                assert _found(scanned) == _found(everything), f"{code} {kind} example {index}: declare SCAN_NAMES?"
+
+
+def test_jobs_and_cache_find_the_same(tmp_path, monkeypatch):
+    from fsdp_lint import parallel
+
+    write_tree(tmp_path, {**PROJECT, "script.py": TRAIN_SCRIPT})
+    monkeypatch.chdir(tmp_path)
+    reference = _found(lint_paths(["."], LintOptions(jobs=1)))
+    monkeypatch.setattr(parallel, "MIN_LINES", 0)  # fork even for this small tree
+    assert _found(lint_paths(["."], LintOptions(jobs=2))) == reference
+    cache = str(tmp_path / "cache")
+    assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == reference  # cold, stores
+    assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == reference  # whole-run hit
+    (tmp_path / "tools" / "plot.py").write_text("import matplotlib\n# changed\n")
+    assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == reference  # analysis reused
+
+
+def test_cache_sees_a_change_in_a_helper_module(tmp_path, monkeypatch):
+    """ckpt.py does not mention FSDP2; its edit changes findings only through the analysis."""
+    files, _ = CROSS_MODULE["a third file's helper receives the sharded model"]
+    write_tree(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    cache = str(tmp_path / "cache")
+    assert ("ckpt.py", 4, "FSD301") in _found(lint_paths(["."], LintOptions(cache_dir=cache)))
+    (tmp_path / "ckpt.py").write_text("import torch\n\ndef save_checkpoint(model):\n    print(model)\n")
+    assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == []
+    (tmp_path / "new_helper.py").write_text("def f(:\n")
+    assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == [("new_helper.py", 1, "FSD001")]
