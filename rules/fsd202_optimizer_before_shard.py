@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from typing import List, Set
+from typing import Set
 
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Container, Optimizer, Value, path_covers
+from fsdp_lint.analysis.values import Optimizer, contained, path_covers
 from fsdp_lint.rule import Invalid, Option, Rule, Valid
 
 # Framework calls that take an optimizer built over the unsharded model and rebuild or remap it
@@ -186,7 +186,7 @@ class OptimizerBeforeShard(Rule):
         name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
         if name in self.option("extend-remapping-calls"):
             for arg in list(node.args) + [kw.value for kw in node.keywords or []]:
-                for value in _optimizers_in(flow.value(arg)):
+                for value in contained(flow.value(arg), Optimizer):
                     self._remapped.add(id(value.node))
 
     def on_function_end(self, flow: Flow) -> None:
@@ -204,10 +204,3 @@ class OptimizerBeforeShard(Rule):
                     self.report(optimizer.node, self.message.format(**fields))
                     break
 
-
-def _optimizers_in(value: Value, depth: int = 0) -> List[Optimizer]:
-    if isinstance(value, Optimizer):
-        return [value]
-    if isinstance(value, Container) and depth < 4:
-        return [o for item in value.items for o in _optimizers_in(item, depth + 1)]
-    return []

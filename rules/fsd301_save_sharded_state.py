@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Optional
 
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Container, Obj, Optimizer, StateDict, Value
+from fsdp_lint.analysis.values import Obj, Optimizer, StateDict, contained
 from fsdp_lint.rule import Invalid, Rule, Valid
 
 TORCH_SAVE = frozenset({"torch.save", "torch.serialization.save"})
@@ -143,7 +143,7 @@ class SaveShardedState(Rule):
             return
         if _per_rank_file(node):
             return
-        for state in _state_dicts_in(flow.value(node.args[0])):
+        for state in contained(flow.value(node.args[0]), StateDict):
             what = _sharded_description(state, flow)
             if what is not None:
                 self.report(node, self.message.format(what=what))
@@ -153,14 +153,6 @@ class SaveShardedState(Rule):
 def _per_rank_file(node: nodes.Call) -> bool:
     target = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords or [] if k.arg == "f"), None)
     return target is not None and "rank" in target.as_string().lower()
-
-
-def _state_dicts_in(value: Value, depth: int = 0) -> List[StateDict]:
-    if isinstance(value, StateDict):
-        return [value]
-    if isinstance(value, Container) and depth < 6:
-        return [s for item in value.items for s in _state_dicts_in(item, depth + 1)]
-    return []
 
 
 def _sharded_description(state: StateDict, flow: Flow) -> Optional[str]:

@@ -4,7 +4,7 @@ kinds of derived values the contracts talk about (parameters, optimizers, state 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple, Union
+from typing import Optional, Tuple, Type, TypeVar, Union
 
 from astroid import nodes
 
@@ -12,6 +12,7 @@ from astroid import nodes
 # name to a new object gets a new generation, so `model = Model()` twice gives two roots.
 Root = Tuple[str, str, int]
 WILDCARD = "*"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,15 @@ def path_covers(outer: Obj, inner: Obj) -> bool:
     return all(a == b or WILDCARD in (a, b) for a, b in zip(outer.attrs, inner.attrs))
 
 
-def objects_in(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
-    """The module objects a value refers to: itself, or the items of a list of modules."""
-    if isinstance(value, Obj):
+def contained(value: Value, kind: Type[T], depth: int = 0) -> Tuple[T, ...]:
+    """The values of `kind` that `value` is or holds in its dict/list/tuple items, nested or not."""
+    if isinstance(value, kind):
         return (value,)
-    if isinstance(value, Container) and depth < 4:
-        return tuple(obj for item in value.items for obj in objects_in(item, depth + 1))
+    if isinstance(value, Container) and depth < 6:
+        return tuple(found for item in value.items for found in contained(item, kind, depth + 1))
     return ()
+
+
+def objects_in(value: Value) -> Tuple[Obj, ...]:
+    """The module objects a value refers to: itself, or the items of a list of modules."""
+    return contained(value, Obj)
