@@ -92,7 +92,7 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
             failures.append(text)
         else:
             texts[path] = text
-    tree = SourceTree(texts, _module_names(texts, _package_dir_on_disk), {p: data[p] for p in texts})
+    tree = SourceTree(texts, _module_names(texts, _package_dir_on_disk), {p: data[p] for p in texts}, on_disk=True)
     explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
     config = _rule_config(options)
     relevant = relevant_paths(tree, config, explicit)

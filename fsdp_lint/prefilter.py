@@ -320,3 +320,59 @@ def _uses_any(code: bytes, names: Iterable[str], sharding_names: FrozenSet[str])
             continue
         return True
     return False
+
+
+_IMPORT_KEYWORD = re.compile(rb"\bimport\b")
+_IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def import_bound_names(data: bytes) -> Optional[FrozenSet[str]]:
+    """Every name an import statement of `data` can bind (with others: a superset), or None when
+    it cannot be told from the bytes (a non-ASCII identifier may normalise to any name).
+
+    Name resolution follows a module's re-exports (`from .x import f`); a name missing here is
+    bound by no import, so the module need not be parsed to learn that it does not re-export it.
+    For each `import` keyword (in code or not: more names only cost a parse), the names after it
+    up to the end of the statement: a parenthesised list to its closing parenthesis (comments
+    skipped: an import holds no strings), else the line with its backslash continuations.
+    """
+    found: Set[bytes] = set()
+    for match in _IMPORT_KEYWORD.finditer(data):
+        start = match.end()
+        opening = start
+        while opening < len(data) and data[opening] in b" \t\f":
+            opening += 1
+        if data[opening : opening + 1] == b"(":
+            end = _closing_parenthesis(data, opening + 1)
+        else:
+            end = _statement_end(data, start)
+        window = data[start:end]
+        if not window.isascii():
+            return None
+        found.update(_IDENTIFIER.findall(window))
+    return frozenset(name.decode() for name in found)
+
+
+def _closing_parenthesis(data: bytes, position: int) -> int:
+    while True:
+        close = data.find(b")", position)
+        comment = data.find(b"#", position)
+        if close < 0:
+            return len(data)
+        if comment < 0 or close < comment:
+            return close
+        newline = data.find(b"\n", comment)
+        if newline < 0:
+            return len(data)
+        position = newline
+
+
+def _statement_end(data: bytes, position: int) -> int:
+    while True:
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            return len(data)
+        line_end = newline - 1 if data[newline - 1 : newline] == b"\r" else newline
+        if data[line_end - 1 : line_end] != b"\\":
+            return newline
+        position = newline + 1

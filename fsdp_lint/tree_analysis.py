@@ -15,7 +15,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 
 from astroid import nodes
 
-from fsdp_lint import noqa, prefilter
+from fsdp_lint import noqa, prefilter, syntax_check
 from fsdp_lint.analysis.flow import CallListener, Flow
 from fsdp_lint.analysis.project import Project, scopes_of
 from fsdp_lint.rule import Rule, RuleSetting
@@ -65,6 +65,7 @@ class SourceTree:
     names: Mapping[str, str]
     data: Mapping[str, bytes] = field(default_factory=dict)
     by_module: Dict[str, str] = field(default_factory=dict)
+    on_disk: bool = False  # the display paths are the files' paths (their bytecode caches can be read)
 
     def __post_init__(self) -> None:
         if not self.data:
@@ -78,7 +79,7 @@ class TreeAnalysis:
     """The outcome of analysing a tree, with what it depended on (for the cache)."""
 
     findings: Findings
-    parsed: FrozenSet[str]
+    parsed: FrozenSet[str]  # the files whose contents it read (parsed, or scanned for their imports)
     resolved: Dict[str, Optional[str]]  # module names the analysis looked up -> path, or None
 
 
@@ -103,39 +104,48 @@ def analyse_tree(
 ) -> TreeAnalysis:
     """Parse what can matter, collect the facts to a fixpoint, then run the rules.
 
-    The fixpoint: the facts can show that a module-level object of some module is sharded; any
-    file that imports the function returning it can then misuse it, so the scan runs again with
-    that module's names as sharding names, and the new files join the analysis.
+    The facts are collected over the relevant files, entering the code of their modules only;
+    calls into other modules of the tree are deferred (`Project`). Each round may then grow
+    what is analysed, and the facts start again until nothing grows:
+
+    - the facts can show that a module-level object of some module is sharded; any file that
+      imports the function returning it can then misuse it, so the scan runs again with that
+      module's names as sharding names, and the new files join the analysis;
+    - a module that owns an object which may hold shards (a helper given a sharded model) is
+      analysed like a relevant file;
+    - a deferred call that receives or returns something that may hold shards has its module
+      entered (parsed, its summaries applied) in the next round.
     """
     mentioned = mentioned_names(config.rule_classes)
     state = _State(tree)
-    relevant = set(relevant)
-    for path in sorted(relevant if use_prefilter else tree.texts):
-        state.parse(path)
-    project = Project([file.tree for file in state.parsed.values()], load=state.load)
-    findings = Findings()
-    analysed: Set[str] = set()
+    relevant = set(relevant) if use_prefilter else set(tree.texts)
+    demanded: Set[str] = set()
     while True:
-        for path in sorted(set(state.parsed) - analysed):
-            if path in relevant or not use_prefilter:
-                analysed.add(path)
-                _collect_facts(project, state.parsed[path], findings)
+        for path in sorted(relevant):
+            state.parse(path)
+        analysed = sorted(relevant & set(state.parsed))
+        entered = frozenset(tree.names[path] for path in analysed) | demanded if use_prefilter else None
+        project = Project([file.tree for file in state.parsed.values()], load=state.load, index=state, entered=entered)
+        findings = Findings()
+        for path in analysed:
+            _collect_facts(project, state.parsed[path], findings)
+        grown = set(relevant)
         exporting = _paths_of(tree, project.modules_holding_shards(globals_only=True))
         if exporting - state.exporting:
             state.exporting |= exporting
-            relevant |= prefilter.relevant_files(tree.data, tree.names, exporting=state.exporting, mentioned_names=mentioned)
-        holding = _paths_of(tree, project.modules_holding_shards()) & set(state.parsed)
-        relevant |= holding
-        for path in sorted(relevant):
-            state.parse(path)
-        if analysed >= set(state.parsed) & relevant:
+            grown |= prefilter.relevant_files(tree.data, tree.names, exporting=state.exporting, mentioned_names=mentioned)
+        grown |= _paths_of(tree, project.modules_holding_shards()) & set(state.parsed)
+        more = project.demanded_modules() - demanded if use_prefilter else set()
+        if grown == relevant and not more:
             break
-    files = [state.parsed[path] for path in sorted(analysed)]
+        relevant, demanded = grown, demanded | more
+    files = [state.parsed[path] for path in analysed]
     rule_findings = (run_rules or run_rules_on)(project, files, config)
     findings.violations.extend(rule_findings.violations)
     findings.internal_errors.extend(rule_findings.internal_errors)
     findings.violations.extend(state.broken[path] for path in sorted(state.broken))
-    return TreeAnalysis(findings, frozenset(state.parsed) | frozenset(state.broken), dict(state.resolved))
+    read = frozenset(state.parsed) | frozenset(state.broken) | frozenset(state.scanned)
+    return TreeAnalysis(findings, read, dict(state.resolved))
 
 
 def _paths_of(tree: SourceTree, modules: Iterable[str]) -> Set[str]:
@@ -143,12 +153,16 @@ def _paths_of(tree: SourceTree, modules: Iterable[str]) -> Set[str]:
 
 
 class _State:
+    """The files parsed so far, and what the analysis asked about the tree (for the cache)."""
+
     def __init__(self, tree: SourceTree):
         self.tree = tree
         self.parsed: Dict[str, ParsedFile] = {}
         self.broken: Dict[str, Violation] = {}
         self.resolved: Dict[str, Optional[str]] = {}
         self.exporting: Set[str] = set()
+        self.scanned: Dict[str, Optional[FrozenSet[str]]] = {}
+        self.compiled: Dict[str, bool] = {}
 
     def parse(self, path: str) -> Optional[ParsedFile]:
         if path in self.parsed or path in self.broken:
@@ -166,6 +180,25 @@ class _State:
         self.resolved[module] = path
         parsed = self.parse(path) if path is not None else None
         return parsed.tree if parsed is not None else None
+
+    def in_tree(self, name: str) -> bool:
+        path = self.tree.by_module.get(name)
+        self.resolved[name] = path
+        return path is not None
+
+    def import_bound(self, name: str) -> Optional[FrozenSet[str]]:
+        path = self.tree.by_module[name]
+        if path not in self.scanned:
+            self.scanned[path] = prefilter.import_bound_names(self.tree.data[path])
+        return self.scanned[path]
+
+    def compiles(self, name: str) -> Optional[bool]:
+        path = self.tree.by_module[name]
+        if path in self.parsed or path in self.broken:
+            return path in self.parsed
+        if path not in self.compiled:
+            self.compiled[path] = self.tree.on_disk and syntax_check.compiled_by_python(path, self.tree.data[path])
+        return True if self.compiled[path] else None
 
 
 def _collect_facts(project: Project, file: ParsedFile, findings: Findings) -> None:

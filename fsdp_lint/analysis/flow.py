@@ -21,6 +21,7 @@ from fsdp_lint.analysis.values import (
     UNKNOWN,
     BoundMethod,
     Container,
+    Deferred,
     Fresh,
     Iterable,
     Obj,
@@ -117,6 +118,7 @@ class Flow:
         self._meta_depth = 0
         self._generations: Dict[str, int] = {}
         self.self_root: Optional[Root] = None
+        self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
         self.param_names: List[str] = []
         if isinstance(scope, nodes.FunctionDef):
@@ -210,6 +212,7 @@ class Flow:
         for index, arg in enumerate(positional + list(args.kwonlyargs or [])):
             if index == 0 and is_method and not _is_classmethod(func):
                 self.self_root = (scope_key(func.parent), "self", 0)
+                self.self_class = func.parent
                 self.env[arg.name] = Obj(self.self_root)
                 self.param_names.append(arg.name)
                 continue
@@ -503,7 +506,9 @@ class Flow:
             return Fresh(first.cls if isinstance(first, Obj) else None)
         if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(binding_of(func, func.name)):
             return _builtin_call(func.name, args)
-        target = self.project.resolve_callable(qname)
+        target = self.project.callable_for_flow(qname)
+        if isinstance(target, Deferred):
+            return self._defer(node, target.module, None, args, keywords)
         if isinstance(target, nodes.FunctionDef):
             return self._apply_summary(node, target, None, args, keywords)
         if isinstance(target, nodes.ClassDef):
@@ -522,7 +527,9 @@ class Flow:
         if method in ("parameters", "named_parameters"):
             return Params(receiver)
         if method == "state_dict":
-            own = self.project.resolve_method(receiver, self.self_root, method)
+            own = self.project.resolve_method(receiver, self.self_root, method, self.self_class)
+            if isinstance(own, Deferred):
+                return self._defer(node, own.module, receiver, args, keywords)
             if own is not None:  # a class of the tree with its own `state_dict` (a trainer's State)
                 return self._apply_summary(node, own, receiver, args, keywords)
             return StateDict(receiver)
@@ -538,9 +545,14 @@ class Flow:
             return Iterable(Container((UNKNOWN, receiver.child("*"))))
         if method in known_apis.SELF_RETURNING_METHODS:
             return receiver
-        target = self.project.resolve_method(receiver, self.self_root, method)
+        target = self.project.resolve_method(receiver, self.self_root, method, self.self_class)
+        if isinstance(target, Deferred):
+            return self._defer(node, target.module, receiver, args, keywords)
         if target is not None:
             return self._apply_summary(node, target, receiver, args, keywords)
+        origin = self.project.origin(receiver.root) if not receiver.attrs else None
+        if origin is not None:  # its class, unknown until that module is entered, may define `method`
+            return self._defer(node, origin, receiver, args, keywords)
         if method not in known_apis.INERT_METHODS:
             self.escaped.add(receiver.root)
             self._escape(args, keywords)
@@ -571,6 +583,18 @@ class Flow:
 
     # ---- calls into the linted tree -----------------------------------------------------------------
 
+    def _defer(self, node: nodes.Call, module: str, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
+        """A call into a module the flows do not enter: unknown code, as for a name outside the
+        tree, except that the result is an object of its own at once (so that any use of it,
+        `build().model` or `for m in build()`, lands on a root the engine can ask about)."""
+        self._escape(args, keywords)
+        if receiver is not None:
+            self.escaped.add(receiver.root)
+        result = self._materialise(Fresh(None), f"<call {node.lineno}:{node.col_offset}>")
+        assert isinstance(result, Obj)
+        self.project.defer(module, list(args) + list(keywords.values()) + ([receiver] if receiver is not None else []), result.root)
+        return result
+
     def _apply_summary(self, node: nodes.Call, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         summary = self.project.summary(func)
         if summary is None:
@@ -590,7 +614,7 @@ class Flow:
         for root, value in bound.items():
             if isinstance(value, Obj) and root != summary.self_root:
                 self.project.add_alias(root, value)
-        mapper = _RootMapper(bound, summary.key, self.key, node)
+        mapper = _RootMapper(bound, summary.key, self.key, node, self.project)
         for event in summary.events:
             target = mapper.obj(event.target)
             if target is not None:
@@ -608,8 +632,9 @@ class Flow:
 class _RootMapper:
     """Rewrites values of a callee's summary into the caller's terms (parameters -> arguments)."""
 
-    def __init__(self, bound: Dict[Root, Value], callee_key: str, caller_key: str, call: nodes.Call):
+    def __init__(self, bound: Dict[Root, Value], callee_key: str, caller_key: str, call: nodes.Call, project: "Project"):
         self.bound = bound
+        self.project = project
         self.callee_key = callee_key
         self.caller_key = caller_key
         # Objects the callee creates are new at each call: `a = build(); b = build()` are two models.
@@ -618,7 +643,9 @@ class _RootMapper:
     def obj(self, obj: Obj) -> Optional[Obj]:
         if obj.root not in self.bound:
             if obj.root[0] == self.callee_key:
-                return Obj((self.caller_key, obj.root[1], self.instance), obj.attrs, obj.cls)
+                mapped = Obj((self.caller_key, obj.root[1], self.instance), obj.attrs, obj.cls)
+                self.project.inherit_origin(mapped.root, obj.root)
+                return mapped
             return obj
         value = self.bound[obj.root]
         if isinstance(value, Obj):

@@ -4,19 +4,41 @@ which objects may be sharded anywhere. Computed once per run, queried by every r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Protocol, Set, Tuple, Union
 
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow, ShardEvent, Summary, scope_key
 from fsdp_lint.analysis.names import relative_module
-from fsdp_lint.analysis.values import Obj, Root, Value, path_covers
+from fsdp_lint.analysis.values import Deferred, Obj, Root, Value, path_covers, related_objects
 
 _IN_PROGRESS = object()
 _MAX_DEPTH = 12
 
 
 ModuleLoader = Callable[[str], Optional[nodes.Module]]
+
+
+class ModuleIndex(Protocol):
+    """What the engine can say about a module of the tree without parsing it."""
+
+    def in_tree(self, name: str) -> bool:
+        """Whether a file of the tree has this module name (parsed or not)."""
+
+    def import_bound(self, name: str) -> Optional[FrozenSet[str]]:
+        """A superset of the names the module's imports bind, or None when not known."""
+
+    def compiles(self, name: str) -> Optional[bool]:
+        """Whether CPython compiles the module, where known without parsing it (its bytecode
+        cache vouches for it): astroid then builds it too, short of nesting so deep that its
+        recursion overflows where CPython's does not (hundreds of levels)."""
+
+
+@dataclass(frozen=True)
+class _DeferredCall:
+    module: str
+    objects: Tuple[Obj, ...]  # what the call receives: its receiver, and the objects its arguments carry
+    result: Root  # the object it returns, as the caller holds it
 
 
 @dataclass(frozen=True)
@@ -28,18 +50,31 @@ class ClassFacts:
 
 
 class Project:
-    def __init__(self, modules: List[nodes.Module], load: Optional[ModuleLoader] = None):
+    def __init__(
+        self, modules: List[nodes.Module], load: Optional[ModuleLoader] = None,
+        index: Optional[ModuleIndex] = None, entered: Optional[FrozenSet[str]] = None,
+    ):
         """`load` parses a module of the tree that was left out of `modules` when a name resolves
-        into it (the engine parses only the files that can matter, and the rest on demand)."""
+        into it (the engine parses only the files that can matter, and the rest on demand).
+
+        `entered` bounds that: the flows apply summaries of the functions (and know the classes)
+        of these modules only, and a call into any other module of the tree (`index`) is
+        deferred: unknown code, recorded with what it receives and returns. The engine enters the
+        modules whose deferred calls turn out to matter and starts again, to a fixpoint
+        (`fsdp_lint.tree_analysis`). None enters every module.
+        """
         self.modules: Dict[str, nodes.Module] = {module.name: module for module in modules}
         self._load = load
-        self._indexed: Set[str] = set()
+        self._index = index
+        self._entered = entered
+        self._deferred: Set[_DeferredCall] = set()
+        self._origins: Dict[Root, str] = {}
+        self._passed_on: Dict[Root, Set[Root]] = {}
         self._summaries: Dict[str, object] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._root_events: Dict[Root, List[Obj]] = {}
         self._aliases: Dict[Root, List[Obj]] = {}
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
-        self._classes_by_key: Dict[str, nodes.ClassDef] = {}
         self._called_names: Dict[str, FrozenSet[str]] = {}
         self._class_facts: Dict[str, ClassFacts] = {}
 
@@ -75,6 +110,64 @@ class Project:
         values = self._attr_values.setdefault((root, attrs), [])
         if value not in values:
             values.append(value)
+
+    def defer(self, module: str, received: Iterable[Value], result: Root) -> None:
+        """Record a deferred call into `module`: the values it receives and the root the caller
+        gave its result (a method called on that result later is deferred to `module` too)."""
+        objects = tuple(obj for value in received for obj in related_objects(value))
+        self._deferred.add(_DeferredCall(module, objects, result))
+        self._origins[result] = module
+
+    def origin(self, root: Root) -> Optional[str]:
+        """The module of the deferred call that `root` is the result of, if it is one."""
+        return self._origins.get(root)
+
+    def inherit_origin(self, root: Root, from_root: Root) -> None:
+        """`root` is `from_root` as a caller holds it (a function returned a deferred result)."""
+        module = self._origins.get(from_root)
+        if module is not None and root != from_root:
+            self._origins.setdefault(root, module)
+            self._passed_on.setdefault(from_root, set()).add(root)
+
+    def demanded_modules(self) -> Set[str]:
+        """The modules of the deferred calls that can change a finding: those that receive an
+        object which may hold shards (or parameters, an optimizer or a state dict derived from
+        one), and those whose result may hold shards, as the callers it is returned to hold it,
+        or through a name or attribute bound to it. Every other deferred call is one that a full
+        analysis would see handle nothing sharded: its effects (escapes, aliases of its
+        parameters, the identity and class of what it returns) reach no rule."""
+        referrers: Dict[Root, List[Obj]] = {}
+        for root, aliases in self._aliases.items():
+            for alias in aliases:
+                referrers.setdefault(alias.root, []).append(Obj(root))
+        for (root, attrs), values in self._attr_values.items():
+            for value in values:
+                if isinstance(value, Obj):
+                    referrers.setdefault(value.root, []).append(Obj(root, attrs))
+        demanded: Set[str] = set()
+        decided: Dict[Obj, bool] = {}
+        for call in sorted(self._deferred, key=lambda c: (c.module, c.result)):
+            if call.module in demanded:
+                continue
+            results = self._passed_on_closure(call.result)
+            candidates = list(call.objects) + [Obj(r) for r in results] + [o for r in results for o in referrers.get(r, ())]
+            for obj in candidates:
+                if obj not in decided:
+                    decided[obj] = self.may_hold_shards(obj)
+                if decided[obj]:
+                    demanded.add(call.module)
+                    break
+        return demanded
+
+    def _passed_on_closure(self, root: Root) -> List[Root]:
+        found = [root]
+        index = 0
+        while index < len(found) and len(found) < 256:
+            for following in sorted(self._passed_on.get(found[index], ())):
+                if following not in found:
+                    found.append(following)
+            index += 1
+        return found
 
     # ---- queries ------------------------------------------------------------------------------------
 
@@ -237,7 +330,7 @@ class Project:
 
     def canonical(self, qname: Optional[str], depth: int = 0) -> Optional[str]:
         """Follow re-exports through modules of the tree (`pkg/__init__.py: from .x import f`)."""
-        if not qname or depth > _MAX_DEPTH:
+        if not qname or depth > _MAX_DEPTH or self._bound_by_no_import(qname):
             return qname
         module, rest = self._split_module(qname)
         if module is None or not rest:
@@ -253,6 +346,27 @@ class Project:
                     if alias == rest[0]:
                         return self.canonical(".".join([imported] + rest[1:]), depth + 1)
         return qname
+
+    def _bound_by_no_import(self, qname: str) -> bool:
+        """Whether `canonical` would return `qname` as it is, known without parsing: the module
+        of the tree it resolves through (the longest prefix that compiles) binds the next part
+        of it by no import. A module that does not compile is passed over, as `_split_module`
+        does; one whose compiling is not known stops the shortcut."""
+        if self._index is None:
+            return False
+        parts = qname.split(".")
+        for index in range(len(parts) - 1, 0, -1):
+            name = ".".join(parts[:index])
+            if name in self.modules or self._index.in_tree(name):
+                bound = self._index.import_bound(name)
+                if bound is None or parts[index] in bound:
+                    return False
+                compiles = self._index.compiles(name)
+                if compiles is None:
+                    return False
+                if compiles:
+                    return True
+        return True
 
     def _split_module(self, qname: str) -> Tuple[Optional[nodes.Module], List[str]]:
         parts = qname.split(".")
@@ -282,30 +396,59 @@ class Project:
             return _method(found, rest[1]) if isinstance(found, nodes.ClassDef) else None
         return found
 
-    def resolve_method(self, receiver: Obj, self_root: Optional[Root], method: str) -> Optional[nodes.FunctionDef]:
-        """`receiver.method` when the receiver's class is known: `self`, or a constructed object."""
-        cls: Optional[nodes.ClassDef] = None
-        if receiver.root == self_root and not receiver.attrs and self_root is not None:
-            cls = self._class_of_key(self_root[0])
-        elif receiver.cls:
-            found = self.resolve_callable(receiver.cls)
-            cls = found if isinstance(found, nodes.ClassDef) else None
-        if cls is None:
-            return None
-        for klass in [cls] + self._tree_bases(cls):
-            found = _method(klass, method)
-            if found is not None:
-                return found
+    def callable_for_flow(self, qname: Optional[str]) -> Union[nodes.FunctionDef, nodes.ClassDef, Deferred, None]:
+        """`resolve_callable` for a call the flows apply, or Deferred when the name resolves into
+        a module they do not enter (decided without parsing it: by the module names alone)."""
+        if self._entered is None or not qname:
+            return self.resolve_callable(qname)
+        parts = qname.split(".")
+        for index in range(len(parts), 0, -1):
+            name = ".".join(parts[:index])
+            if name not in self.modules and (self._index is None or not self._index.in_tree(name)):
+                continue
+            if name not in self._entered:
+                return Deferred(name)
+            module = self.module(name)
+            if module is None:
+                continue
+            rest = parts[index:]
+            if not rest or len(rest) > 2:
+                return None
+            found = _last_definition(module, rest[0])
+            if len(rest) == 2:
+                return _method(found, rest[1]) if isinstance(found, nodes.ClassDef) else None
+            return found
         return None
 
-    def _class_of_key(self, key: str) -> Optional[nodes.ClassDef]:
-        if key not in self._classes_by_key and len(self._indexed) < len(self.modules):
-            for name, module in list(self.modules.items()):
-                if name not in self._indexed:
-                    self._indexed.add(name)
-                    for cls in module.nodes_of_class(nodes.ClassDef):
-                        self._classes_by_key[scope_key(cls)] = cls
-        return self._classes_by_key.get(key)
+    def resolve_method(
+        self, receiver: Obj, self_root: Optional[Root], method: str, self_class: Optional[nodes.ClassDef] = None,
+    ) -> Union[nodes.FunctionDef, Deferred, None]:
+        """`receiver.method` when the receiver's class is known: `self` (of `self_class`), or a
+        constructed object. Deferred when the class, or a base searched before the method is
+        found, lies in a module the flows do not enter."""
+        cls: Union[nodes.FunctionDef, nodes.ClassDef, Deferred, None] = None
+        if receiver.root == self_root and not receiver.attrs and self_root is not None:
+            cls = self_class
+        elif receiver.cls:
+            cls = self.callable_for_flow(receiver.cls)
+        if isinstance(cls, Deferred):
+            return cls
+        if not isinstance(cls, nodes.ClassDef):
+            return None
+        found = _method(cls, method)
+        if found is not None:
+            return found
+        for base in cls.bases:
+            from fsdp_lint.analysis.names import qualified_name
+
+            klass = self.callable_for_flow(self.canonical(qualified_name(base)))
+            if isinstance(klass, Deferred):
+                return klass
+            if isinstance(klass, nodes.ClassDef) and klass is not cls:
+                found = _method(klass, method)
+                if found is not None:
+                    return found
+        return None
 
     def _tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
         from fsdp_lint.analysis.names import qualified_name

@@ -90,6 +90,14 @@ class ShardFunction:
 
 
 @dataclass(frozen=True)
+class Deferred:
+    """Not a value: what a called name resolves to when it lies in a module whose code the flows
+    do not enter (yet). The call is treated as one of unknown code (`Project.demanded_modules`)."""
+
+    module: str
+
+
+@dataclass(frozen=True)
 class Unknown:
     pass
 
@@ -117,3 +125,23 @@ def contained(value: Value, kind: Type[T], depth: int = 0) -> Tuple[T, ...]:
 def objects_in(value: Value) -> Tuple[Obj, ...]:
     """The module objects a value refers to: itself, or the items of a list of modules."""
     return contained(value, Obj)
+
+
+def related_objects(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
+    """The module objects a value refers to or was derived from: the owners of parameters, what
+    an optimizer or state dict is over, the items of containers, what a bound method belongs to."""
+    if isinstance(value, Obj):
+        return (value,)
+    if depth > 4:
+        return ()
+    if isinstance(value, (Params, BoundMethod)):
+        return (value.owner,)
+    if isinstance(value, Optimizer):
+        return value.over
+    if isinstance(value, StateDict):
+        return related_objects(value.owner, depth + 1)
+    if isinstance(value, Container):
+        return tuple(obj for item in value.items for obj in related_objects(item, depth + 1))
+    if isinstance(value, Iterable):
+        return related_objects(value.element, depth + 1)
+    return ()

@@ -79,6 +79,33 @@ CROSS_MODULE: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
         },
         [("run.py", "FSD201")],
     ),
+    # Helpers in files without FSDP2 names: their modules are entered only because what they
+    # receive or return may hold shards, found in a later round of the facts.
+    "a checkpoint helper two calls deep": (
+        {
+            "ckpt.py": "from store import write\n\ndef save_checkpoint(model, path):\n    write(model, path)\n",
+            "store.py": "import torch\n\ndef write(module, path):\n    torch.save(module.state_dict(), path)\n",
+            "train.py": SHARD + "from ckpt import save_checkpoint\nmodel = Net()\nfully_shard(model)\nsave_checkpoint(model, 'm.pt')\n",
+        },
+        [("store.py", "FSD301")],
+    ),
+    "a factory's model is sharded, then saved by a method of an object another factory built": (
+        {
+            "factory.py": "from models import Net\n\ndef build():\n    return Net()\n\ndef make_saver():\n    from saver import Saver\n    return Saver()\n",
+            "models.py": "import torch\n\nclass Net(torch.nn.Module):\n    def __init__(self):\n        self.layers = torch.nn.ModuleList()\n",
+            "saver.py": "import torch\n\nclass Saver:\n    def save(self, model):\n        torch.save(model.state_dict(), 'm.pt')\n",
+            "train.py": SHARD + "from factory import build, make_saver\nmodel = build()\nfully_shard(model)\nsaver = make_saver()\nsaver.save(model)\n",
+        },
+        [("train.py", "FSD101"), ("saver.py", "FSD301")],
+    ),
+    "models from a factory list, sharded in a loop; an attribute of a built model": (
+        {
+            "zoo.py": "def build_all():\n    return [Net(), Net()]\n\ndef wrapped():\n    return Wrapper()\n",
+            "train.py": SHARD + "import torch\nfrom zoo import build_all, wrapped\nfor m in build_all():\n    fully_shard(m)\n"
+            "    m.forward(x)\nw = wrapped()\nopt = torch.optim.AdamW(w.inner.parameters())\nfully_shard(w.inner)\n",
+        },
+        [("train.py", "FSD201"), ("train.py", "FSD202")],
+    ),
     "realistic package": (PROJECT, [("train.py", "FSD202"), ("train.py", "FSD201"), ("trainer/checkpoint.py", "FSD301")]),
     "realistic script beside unrelated and broken files": (
         {"train.py": TRAIN_SCRIPT, "util.py": "def f(:\n    pass\n", "plot.py": "import matplotlib\n"},
