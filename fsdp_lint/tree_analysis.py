@@ -120,15 +120,22 @@ def analyse_tree(
     state = _State(tree)
     relevant = set(relevant) if use_prefilter else set(tree.texts)
     demanded: Set[str] = set()
+    project: Optional[Project] = None
+    collected: Set[str] = set()
     while True:
         for path in sorted(relevant):
             state.parse(path)
         analysed = sorted(relevant & set(state.parsed))
         entered = frozenset(tree.names[path] for path in analysed) | demanded if use_prefilter else None
-        project = Project([file.tree for file in state.parsed.values()], load=state.load, index=state, entered=entered)
-        findings = Findings()
+        if project is None or entered != project.entered:
+            # Newly entered code changes the summaries already applied: start the facts again.
+            project = Project([file.tree for file in state.parsed.values()], load=state.load, index=state, entered=entered)
+            findings = Findings()
+            collected = set()
         for path in analysed:
-            _collect_facts(project, state.parsed[path], findings)
+            if path not in collected:  # the same entered code: the facts so far stand, add the new files'
+                collected.add(path)
+                _collect_facts(project, state.parsed[path], findings)
         grown = set(relevant)
         exporting = _paths_of(tree, project.modules_holding_shards(globals_only=True))
         if exporting - state.exporting:

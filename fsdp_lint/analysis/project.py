@@ -66,7 +66,7 @@ class Project:
         self.modules: Dict[str, nodes.Module] = {module.name: module for module in modules}
         self._load = load
         self._index = index
-        self._entered = entered
+        self.entered = entered
         self._deferred: Set[_DeferredCall] = set()
         self._origins: Dict[Root, str] = {}
         self._passed_on: Dict[Root, Set[Root]] = {}
@@ -399,14 +399,14 @@ class Project:
     def callable_for_flow(self, qname: Optional[str]) -> Union[nodes.FunctionDef, nodes.ClassDef, Deferred, None]:
         """`resolve_callable` for a call the flows apply, or Deferred when the name resolves into
         a module they do not enter (decided without parsing it: by the module names alone)."""
-        if self._entered is None or not qname:
+        if self.entered is None or not qname:
             return self.resolve_callable(qname)
         parts = qname.split(".")
         for index in range(len(parts), 0, -1):
             name = ".".join(parts[:index])
             if name not in self.modules and (self._index is None or not self._index.in_tree(name)):
                 continue
-            if name not in self._entered:
+            if name not in self.entered:
                 return Deferred(name)
             module = self.module(name)
             if module is None:
