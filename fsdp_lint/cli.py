@@ -89,6 +89,7 @@ def _options(args: argparse.Namespace, settings: Config) -> LintOptions:
         exclude=exclude + settings.extend_exclude + tuple(args.extend_exclude),
         respect_gitignore=settings.respect_gitignore if args.respect_gitignore is None else args.respect_gitignore,
         rule_settings=settings.rule_settings,
+        apis=settings.apis,
         jobs=max(args.jobs, 0),
         cache_dir=None if args.no_cache else args.cache_dir,
     )

@@ -17,6 +17,10 @@ table, stopping at the repository root (pylint's and ruff's rule). Keys use ruff
     [tool.fsdp-lint.rules.FSD202]         # per-rule options, as each rule declares them
     extend-remapping-calls = ["wrap_for_training"]
 
+    [tool.fsdp-lint.analysis]             # APIs from installed packages the analysis cannot read
+    extra-shard-functions = ["mylib.parallel.apply_fsdp"]   # shard their first argument
+    extra-optimizers = ["mylib.optim.Lion"]
+
 Anything else is a usage error naming the key and the file: a typo must not silently lint with
 the defaults.
 """
@@ -29,6 +33,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence, Tuple
 
+from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.selection import PerFileIgnore
 
 if TYPE_CHECKING:
@@ -43,8 +48,10 @@ TABLES = ("fsdp-lint", "fsdp_lint")
 CODE = re.compile(r"FSD\d{0,3}\Z")
 _KEYS = (
     "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
-    "respect-gitignore", "force-exclude", "rules",
+    "respect-gitignore", "force-exclude", "rules", "analysis",
 )
+_ANALYSIS_KEYS = ("extra-shard-functions", "extra-optimizers")
+_QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\Z")
 
 
 class ConfigError(Exception):
@@ -68,6 +75,7 @@ class Config:
     respect_gitignore: bool = True
     force_exclude: bool = False
     rule_settings: Tuple[RuleSetting, ...] = ()
+    apis: DeclaredApis = DeclaredApis()
 
 
 def _table(path: str) -> Optional[Mapping[str, Any]]:
@@ -129,6 +137,7 @@ def load(path: str) -> Config:
         respect_gitignore=_bool(path, "respect-gitignore", table.get("respect-gitignore", True)),
         force_exclude=_bool(path, "force-exclude", table.get("force-exclude", False)),
         rule_settings=_rule_settings(path, table.get("rules", {})),
+        apis=_declared_apis(path, table.get("analysis", {})),
     )
 
 
@@ -189,6 +198,24 @@ def _rule_settings(path: str, value: Any) -> Tuple[RuleSetting, ...]:
                 raise ConfigError(path, f"{key}.{name}", f"unknown option of {rule.code} (its options: {known})")
             found.append(RuleSetting(rule.code, name, tuple(_strings(path, f"{key}.{name}", values))))
     return tuple(found)
+
+
+def _declared_apis(path: str, value: Any) -> DeclaredApis:
+    """`[tool.fsdp-lint.analysis]`: qualified names, since the analysis compares them with the
+    names that calls resolve to through their imports."""
+    if not isinstance(value, dict):
+        raise ConfigError(path, "analysis", "must be a table of [tool.fsdp-lint.analysis] keys")
+    unknown = sorted(set(value) - set(_ANALYSIS_KEYS))
+    if unknown:
+        raise ConfigError(path, f"analysis.{unknown[0]}", f"unknown key (known keys: {', '.join(_ANALYSIS_KEYS)})")
+    found = {}
+    for key in _ANALYSIS_KEYS:
+        names = _strings(path, f"analysis.{key}", value.get(key, []))
+        for name in names:
+            if not _QUALIFIED.match(name):
+                raise ConfigError(path, f"analysis.{key}", f"{name!r} is not a qualified name (package.module.name)")
+        found[key] = frozenset(names)
+    return DeclaredApis(found["extra-shard-functions"], found["extra-optimizers"])
 
 
 def excluded(path: str, patterns: Sequence[str]) -> bool:

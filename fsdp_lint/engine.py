@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from fsdp_lint import parallel, syntax_check
+from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.files import discover, module_name
 from fsdp_lint.registry import all_rules
 from fsdp_lint.rule import RuleSetting
@@ -37,6 +38,7 @@ class LintOptions:
     prefilter: bool = True  # parse only what the byte scan keeps and what the analysis reaches
     jobs: int = 1  # processes for the rule pass; 0 means one per core
     cache_dir: Optional[str] = None  # where results are kept between runs; None: no cache
+    apis: DeclaredApis = DeclaredApis()  # `[tool.fsdp-lint.analysis]`: sharding functions, optimizers
 
 
 @dataclass
@@ -157,13 +159,13 @@ def _analyse(tree: SourceTree, config: RuleConfig, relevant: FrozenSet[str], opt
 
 def _rule_config(options: LintOptions) -> RuleConfig:
     rule_classes = tuple(cls for code, cls in all_rules().items() if options.selection.enabled(code))
-    return RuleConfig(rule_classes, tuple(options.rule_settings), options.noqa)
+    return RuleConfig(rule_classes, tuple(options.rule_settings), options.noqa, options.apis)
 
 
 def _fingerprint(options: LintOptions) -> str:
     """What besides the files decides a run's findings: the options that select and configure."""
     return repr((options.selection, tuple(options.exclude), options.respect_gitignore, options.rule_settings,
-                 options.noqa, options.prefilter))
+                 options.noqa, options.prefilter, options.apis))
 
 
 def _module_names(sources: Mapping[str, object], is_package_dir: Callable[[str], bool]) -> Dict[str, str]:

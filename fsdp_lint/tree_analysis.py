@@ -16,6 +16,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 from astroid import nodes
 
 from fsdp_lint import noqa, prefilter, syntax_check
+from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import CallListener, Flow
 from fsdp_lint.analysis.project import Project, scopes_of
 from fsdp_lint.rule import Rule, RuleSetting
@@ -55,6 +56,12 @@ class RuleConfig:
     rule_classes: Tuple[Type[Rule], ...]
     settings: Tuple[RuleSetting, ...]
     noqa: bool
+    apis: DeclaredApis = DeclaredApis()  # `[tool.fsdp-lint.analysis]`: the facts' known APIs
+
+    @property
+    def sharding_names(self) -> FrozenSet[str]:
+        """What the byte scan treats as `fully_shard`: it, and the declared sharding functions."""
+        return prefilter.SHARDING_NAMES | self.apis.scan_names
 
 
 @dataclass
@@ -91,7 +98,9 @@ def mentioned_names(rule_classes: Iterable[Type[Rule]]) -> FrozenSet[str]:
 
 def relevant_paths(tree: SourceTree, config: RuleConfig, explicit: Iterable[str] = ()) -> FrozenSet[str]:
     """The files the byte scan keeps, and those named on the command line."""
-    scanned = prefilter.relevant_files(tree.data, tree.names, mentioned_names=mentioned_names(config.rule_classes))
+    scanned = prefilter.relevant_files(
+        tree.data, tree.names, config.sharding_names, mentioned_names=mentioned_names(config.rule_classes)
+    )
     return frozenset(explicit) | frozenset(scanned)
 
 
@@ -129,7 +138,7 @@ def analyse_tree(
         entered = frozenset(tree.names[path] for path in analysed) | demanded if use_prefilter else None
         if project is None or entered != project.entered:
             # Newly entered code changes the summaries already applied: start the facts again.
-            project = Project([file.tree for file in state.parsed.values()], load=state.load, index=state, entered=entered)
+            project = Project([file.tree for file in state.parsed.values()], load=state.load, index=state, entered=entered, apis=config.apis)
             findings = Findings()
             collected = set()
         for path in analysed:
@@ -140,7 +149,9 @@ def analyse_tree(
         exporting = _paths_of(tree, project.modules_holding_shards(globals_only=True))
         if exporting - state.exporting:
             state.exporting |= exporting
-            grown |= prefilter.relevant_files(tree.data, tree.names, exporting=state.exporting, mentioned_names=mentioned)
+            grown |= prefilter.relevant_files(
+                tree.data, tree.names, config.sharding_names, exporting=state.exporting, mentioned_names=mentioned
+            )
         grown |= _paths_of(tree, project.modules_holding_shards()) & set(state.parsed)
         more = project.demanded_modules() - demanded if use_prefilter else set()
         if grown == relevant and not more:

@@ -201,7 +201,11 @@ class Flow:
         return self.project.canonical(qualified_name(expr))
 
     def is_fully_shard_call(self, node: nodes.Call) -> bool:
-        return self.qualified_name(node.func) in FULLY_SHARD or isinstance(self.value(node.func), ShardFunction)
+        return self.shards(self.qualified_name(node.func)) or isinstance(self.value(node.func), ShardFunction)
+
+    def shards(self, qname: Optional[str]) -> bool:
+        """Whether `qname` is `fully_shard` or a sharding function the project declared."""
+        return qname in FULLY_SHARD or self.project.apis.shards(qname)
 
     # ---- binding ---------------------------------------------------------------------------------
 
@@ -480,15 +484,15 @@ class Flow:
         func = node.func
         qname = self.qualified_name(func)
         first = args[0] if args else keywords.get("module", UNKNOWN)
-        if qname in FULLY_SHARD or isinstance(func_value, ShardFunction):
+        if self.shards(qname) or isinstance(func_value, ShardFunction):
             for target in objects_in(self._materialise(first, "<module>")):
                 self.events.append(ShardEvent(target, node, self._next_seq(), guarded=bool(self.conditions)))
             return first
-        if qname in PARTIAL and args and (self.qualified_name(node.args[0]) in FULLY_SHARD):
+        if qname in PARTIAL and args and self.shards(self.qualified_name(node.args[0])):
             return ShardFunction()
         if isinstance(func, nodes.Attribute) and isinstance(self.value(func.expr), (Obj, Optimizer)):
             return self._method_call(node, func.attrname, self.value(func.expr), args, keywords)
-        optimizer = known_apis.optimizer_class(qname)
+        optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
         if optimizer is not None:
             params = args[0] if args else keywords.get("params", UNKNOWN)
             owners = _param_owners(params)
@@ -742,7 +746,7 @@ def _is_shard_partial(value: nodes.NodeNG, flow: Flow) -> bool:
         isinstance(value, nodes.Call)
         and flow.qualified_name(value.func) in PARTIAL
         and bool(value.args)
-        and flow.qualified_name(value.args[0]) in FULLY_SHARD
+        and flow.shards(flow.qualified_name(value.args[0]))
     )
 
 

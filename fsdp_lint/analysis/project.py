@@ -8,6 +8,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from astroid import nodes
 
+from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import Flow, ShardEvent, Summary, scope_key
 from fsdp_lint.analysis.names import relative_module
 from fsdp_lint.analysis.values import Deferred, Obj, Root, Value, path_covers, related_objects
@@ -53,6 +54,7 @@ class Project:
     def __init__(
         self, modules: List[nodes.Module], load: Optional[ModuleLoader] = None,
         index: Optional[ModuleIndex] = None, entered: Optional[FrozenSet[str]] = None,
+        apis: DeclaredApis = DeclaredApis(),
     ):
         """`load` parses a module of the tree that was left out of `modules` when a name resolves
         into it (the engine parses only the files that can matter, and the rest on demand).
@@ -62,7 +64,10 @@ class Project:
         deferred: unknown code, recorded with what it receives and returns. The engine enters the
         modules whose deferred calls turn out to matter and starts again, to a fixpoint
         (`fsdp_lint.tree_analysis`). None enters every module.
+
+        `apis`: the sharding functions and optimizers the project declared (configuration).
         """
+        self.apis = apis
         self.modules: Dict[str, nodes.Module] = {module.name: module for module in modules}
         self._load = load
         self._index = index
