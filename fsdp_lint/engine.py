@@ -87,14 +87,13 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
         hit = store.whole_run(tree_key)
         if hit is not None:
             return LintResult(list(hit), [], len(found))
-    texts: Dict[str, str] = {}
-    for path, raw in data.items():
+    for path, raw in list(data.items()):
         text = _decoded(raw, path)
         if isinstance(text, Violation):
             failures.append(text)
-        else:
-            texts[path] = text
-    tree = SourceTree(texts, _module_names(texts, _package_dir_on_disk), {p: data[p] for p in texts}, on_disk=True)
+            del data[path]
+    texts = _Texts(data)
+    tree = SourceTree(texts, _module_names(data, _package_dir_on_disk), data, on_disk=True)
     explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
     config = _rule_config(options)
     relevant = relevant_paths(tree, config, explicit)
@@ -113,6 +112,29 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
     if store is not None and not result.internal_errors:
         store.save(tree_key, tree, analysis, relevant, result.violations, syntax)
     return result
+
+
+class _Texts(Mapping[str, str]):
+    """The decoded text of each file, decoded again when asked for instead of kept: only the
+    files the analysis parses (and the few the syntax check rejects) need it, and keeping every
+    file twice, as bytes and as text, doubled the run's largest allocation."""
+
+    def __init__(self, data: Mapping[str, bytes]):
+        self._data = data
+
+    def __getitem__(self, path: str) -> str:
+        text = _decoded(self._data[path], path)
+        assert not isinstance(text, Violation)  # undecodable files were left out
+        return text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._data
 
 
 def _decoded(data: bytes, path: str) -> Union[str, Violation]:
