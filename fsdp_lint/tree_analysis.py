@@ -215,7 +215,8 @@ class _State:
         if path in self.parsed or path in self.broken:
             return path in self.parsed
         if path not in self.compiled:
-            self.compiled[path] = self.tree.on_disk and syntax_check.compiled_by_python(path, self.tree.data[path])
+            on_disk = self.tree.on_disk and syntax_check.compiled_by_python(path, self.tree.data[path])
+            self.compiled[path] = on_disk or syntax_check.compiles(self.tree.texts[path], path)
         return True if self.compiled[path] else None
 
 

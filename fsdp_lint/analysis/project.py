@@ -30,9 +30,10 @@ class ModuleIndex(Protocol):
         """A superset of the names the module's imports bind, or None when not known."""
 
     def compiles(self, name: str) -> Optional[bool]:
-        """Whether CPython compiles the module, where known without parsing it (its bytecode
-        cache vouches for it): astroid then builds it too, short of nesting so deep that its
-        recursion overflows where CPython's does not (hundreds of levels)."""
+        """Whether CPython compiles the module, where known without building its tree (its
+        bytecode cache vouches for it, or CPython's parser accepts it): astroid then builds it
+        too, short of nesting so deep that its recursion overflows where CPython's does not
+        (hundreds of levels). None when not known: the module is parsed to find out."""
 
 
 @dataclass(frozen=True)
