@@ -8,7 +8,7 @@ import os
 import sys
 import tokenize
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Union
 
 from astroid import nodes
 from astroid.builder import AstroidBuilder

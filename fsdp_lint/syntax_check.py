@@ -65,7 +65,9 @@ def compiles(text: str, path: str) -> bool:
     return True
 
 
-def unparsable(texts: Mapping[str, str], names: Mapping[str, str], paths: Sequence[str], data: Optional[Mapping[str, bytes]] = None) -> List[Violation]:
+def unparsable(
+    texts: Mapping[str, str], names: Mapping[str, str], paths: Sequence[str], data: Optional[Mapping[str, bytes]] = None,
+) -> List[Violation]:
     """FSD001 for each of `paths` that does not parse; `data` (the bytes read from disk) enables
     the bytecode-cache shortcut, which needs the files' real paths."""
     from fsdp_lint.source import parse

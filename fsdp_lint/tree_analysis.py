@@ -138,7 +138,8 @@ def analyse_tree(
         entered = frozenset(tree.names[path] for path in analysed) | demanded if use_prefilter else None
         if project is None or entered != project.entered:
             # Newly entered code changes the summaries already applied: start the facts again.
-            project = Project([file.tree for file in state.parsed.values()], load=state.load, index=state, entered=entered, apis=config.apis)
+            trees = [file.tree for file in state.parsed.values()]
+            project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis)
             findings = Findings()
             collected = set()
         for path in analysed:
