@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from typing import Any, Dict, List
 
@@ -62,8 +63,9 @@ def run_ranks(path: str, function: str, payload: Any = None, timeout_s: float = 
         ]
         for proc in procs:
             proc.start()
+        deadline = time.monotonic() + timeout_s  # one bound for the job, not one per rank
         for proc in procs:
-            proc.join(timeout_s)
+            proc.join(max(0.0, deadline - time.monotonic()))
         hung = [proc for proc in procs if proc.is_alive()]
         for proc in hung:
             proc.kill()
