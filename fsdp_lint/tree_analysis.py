@@ -1,9 +1,11 @@
-"""The analysis of one tree: parse the files that can matter, compute the tree's facts once, run
-every selected rule over every scope of every parsed file.
+"""The analysis of one tree: parse the files that can matter, compute the tree's facts, run every
+selected rule over every scope of every analysed file.
 
-Files the byte scan (`fsdp_lint.prefilter`) leaves out are parsed only if the analysis resolves a
-name into them (a helper that a sharded model is passed to), so the findings are those of parsing
-everything; `prefilter=False` parses everything, which the equivalence tests compare against.
+Files the byte scan (`fsdp_lint.prefilter`) leaves out are parsed only when the analysis needs
+them: to resolve a name that their imports may re-export, or to enter their code because a call
+into them receives or returns something that may hold shards (a helper given a sharded model), so
+the findings are those of parsing everything; `prefilter=False` parses and enters everything,
+which the equivalence tests compare against.
 """
 
 from __future__ import annotations
