@@ -8,6 +8,8 @@ import os
 from dataclasses import dataclass
 from typing import Iterable, Optional, Tuple
 
+from fsdp_lint.selection import Selection
+
 MODES = ("raise", "warn")
 ENV_MODE = "FSDP_LINT_RUNTIME"
 ENV_IGNORE = "FSDP_LINT_RUNTIME_IGNORE"
@@ -22,8 +24,8 @@ class Config:
     timeout_s: float
 
     def ignores(self, code: str) -> bool:
-        """Codes and prefixes, as in the static linter: ``FSD2`` ignores every FSD2xx."""
-        return any(code.startswith(prefix) for prefix in self.ignore)
+        """Codes and prefixes, with the static linter's meaning: ``FSD2`` ignores every FSD2xx."""
+        return not Selection(ignore=self.ignore).enabled(code)
 
 
 def _split(text: str) -> Tuple[str, ...]:
