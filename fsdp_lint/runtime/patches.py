@@ -164,8 +164,7 @@ def _forward_wrapper(guard: Any, inherited: Callable[..., Any]) -> Callable[...,
 
     @functools.wraps(inherited)
     def forward(self: nn.Module, *args: Any, **kwargs: Any) -> Any:
-        if not _is_compiling():
-            emit("on_forward", self)
+        emit("on_forward", self)  # emit itself steps aside while Dynamo traces
         return inherited(self, *args, **kwargs)
 
     return forward
