@@ -26,7 +26,6 @@ from fsdp_lint import __version__
 from fsdp_lint.tree_analysis import SourceTree, TreeAnalysis
 from fsdp_lint.violation import Violation
 
-DEFAULT_DIRECTORY = ".fsdp_lint_cache"
 _FORMAT = 2
 
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-SEVERITIES = ("error", "warning")
-
 
 class Contract:
     """A contract of the catalogue. The class docstring is its documentation page."""

@@ -16,7 +16,6 @@ STATE_DICT_GETTERS = frozenset(
         "get_state_dict",
     }
 )
-STATE_DICT_MODULE = "torch.distributed.checkpoint.state_dict"
 
 # Module methods that return the module itself (the same object keeps its sharding).
 SELF_RETURNING_METHODS = frozenset(
