@@ -349,13 +349,7 @@ class Flow:
             self._meta_depth += meta
             self._block(node.body)
             self._meta_depth -= meta
-        elif isinstance(node, nodes.Try):
-            self._block(node.body)
-            for handler in node.handlers:
-                self._block(handler.body)
-            self._block(node.orelse)
-            self._block(node.finalbody)
-        elif hasattr(nodes, "TryStar") and isinstance(node, nodes.TryStar):
+        elif isinstance(node, _TRY_NODES):
             self._block(node.body)
             for handler in node.handlers:
                 self._block(handler.body)
@@ -675,6 +669,7 @@ class _RootMapper:
 
 
 _BUILTINS = frozenset(dir(builtins))
+_TRY_NODES = (nodes.Try, nodes.TryStar)
 
 
 def _is_builtin(binding: Optional[nodes.NodeNG]) -> bool:
