@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import shutil
 import statistics
@@ -32,6 +33,7 @@ class Measure:
     wall: float
     peak_mb: float
     exit_code: int
+    stdout: bytes
 
 
 def torch_tree() -> str:
@@ -44,16 +46,28 @@ def torch_tree() -> str:
 
 def run(name: str, command: Sequence[str], cwd: str) -> Measure:
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak = 0
-    while process.poll() is None:
-        peak = max(peak, _tree_rss(process.pid))
-        time.sleep(0.005)
-    wall = time.perf_counter() - start
-    error = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(command, cwd=cwd, stdout=stdout, stderr=stderr)
+        peak = 0
+        while process.poll() is None:
+            peak = max(peak, _tree_rss(process.pid))
+            time.sleep(0.005)
+        wall = time.perf_counter() - start
+        stdout.seek(0)
+        stderr.seek(0)
+        output, error = stdout.read(), stderr.read().decode(errors="replace")
     if process.returncode not in (0, 1):
         raise SystemExit(f"{name} failed ({process.returncode}): {' '.join(command)}\n{error}")
-    return Measure(name, wall, peak / 2**20, process.returncode)
+    return Measure(name, wall, peak / 2**20, process.returncode, output)
+
+
+def findings(measure: Measure) -> List[dict]:
+    """The JSON report of a lint run. Python exits 1 on an uncaught exception too, so a run counts
+    as a lint only when it printed its report: a linter that failed to start is not fast."""
+    try:
+        return json.loads(measure.stdout)
+    except ValueError:
+        raise SystemExit(f"{measure.name} printed no JSON report (exit {measure.exit_code}): did it run?") from None
 
 
 def _tree_rss(pid: int) -> int:
@@ -101,7 +115,7 @@ def main(argv: Sequence[str] = ()) -> int:
     workdir = tempfile.mkdtemp(prefix="lint-speed-")
     files = sum(1 for _, _, names in os.walk(tree) for name in names if name.endswith((".py", ".pyi")))
     print(f"tree: {tree} ({files} Python files), {os.cpu_count()} cores, fsdp-lint --jobs {args.jobs}")
-    lint = [sys.executable, "-m", "fsdp_lint", "check", tree, "--format", "concise", "--quiet", "--jobs", str(args.jobs)]
+    lint = [sys.executable, "-m", "fsdp_lint", "check", tree, "--format", "json", "--jobs", str(args.jobs)]
     results: Dict[str, List[Measure]] = {"ruff": [], "cold": [], "warm": []}
     try:
         for attempt in range(args.repeat):
@@ -109,6 +123,8 @@ def main(argv: Sequence[str] = ()) -> int:
             results["ruff"].append(run("ruff", [ruff, "check", "--no-cache", "--select", "E9,F", "--exit-zero", "--quiet", tree], workdir))
             results["cold"].append(run("cold", lint + ["--cache-dir", cache], workdir))
             results["warm"].append(run("warm", lint + ["--cache-dir", cache], workdir))
+            if findings(results["cold"][-1]) != findings(results["warm"][-1]):
+                raise SystemExit("the warm run's findings differ from the cold run's")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     ruff_wall = statistics.median(m.wall for m in results["ruff"])
