@@ -21,7 +21,7 @@ from fsdp_lint.rule import RuleSetting
 from fsdp_lint.selection import Selection
 from fsdp_lint.source import decode, read_bytes
 from fsdp_lint.tree_analysis import (
-    BUG_TRACKER, InternalError, RuleConfig, SourceTree, TreeAnalysis, analyse_tree, relevant_paths,
+    BUG_TRACKER, InternalError, MentionScreen, RuleConfig, SourceTree, TreeAnalysis, analyse_tree, relevant_paths,
 )
 from fsdp_lint.violation import Violation
 
@@ -96,13 +96,14 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
     tree = SourceTree(texts, _module_names(data, _package_dir_on_disk), data, on_disk=True)
     explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
     config = _rule_config(options)
-    relevant = relevant_paths(tree, config, explicit)
+    screen = MentionScreen(config.rule_classes)
+    relevant = relevant_paths(tree, config, explicit, screen)
     known = store.syntax_results(tree) if store is not None else {}
     skipped = [path for path in sorted(tree.texts) if path not in relevant and path not in known] if options.prefilter else []
     checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1, tree.data)
     analysis = store.analysis(tree, relevant) if store is not None else None
     if analysis is None:
-        analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs))
+        analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs), screen)
     syntax = {path: found for path, found in known.items() if path not in relevant}
     syntax.update({path: None for path in skipped})
     syntax.update({violation.path: violation for violation in checked()})
@@ -163,18 +164,19 @@ def lint_sources(
     tree = SourceTree(dict(sources), _module_names(sources, is_package_dir))
     config = _rule_config(options)
     with _no_cyclic_gc():
-        analysis = _analyse(tree, config, relevant_paths(tree, config), options)
+        screen = MentionScreen(config.rule_classes)
+        analysis = _analyse(tree, config, relevant_paths(tree, config, screen=screen), options, screen)
     result = LintResult(analysis.findings.violations, analysis.findings.internal_errors, len(sources))
     result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     return result
 
 
-def _analyse(tree: SourceTree, config: RuleConfig, relevant: FrozenSet[str], options: LintOptions) -> TreeAnalysis:
+def _analyse(tree: SourceTree, config: RuleConfig, relevant: FrozenSet[str], options: LintOptions, screen: MentionScreen) -> TreeAnalysis:
     """The analysis, and FSD001 for the files it leaves unparsed (checked on another core while
     it runs, when there is one): a syntax error is reported everywhere, as ruff and flake8 do."""
     skipped = [path for path in sorted(tree.texts) if path not in relevant] if options.prefilter else []
     checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1)
-    analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs))
+    analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs), screen)
     analysis.findings.violations.extend(checked())
     return analysis
 

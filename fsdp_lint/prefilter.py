@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
 # The names whose use starts a sharding fact; rules that fire on other names add theirs here.
 SHARDING_NAMES: FrozenSet[str] = frozenset({"fully_shard"})
@@ -48,7 +48,7 @@ class _File:
     exports: Set[str] = field(default_factory=set)
     visible: Set[str] = field(default_factory=set)
     sharding: bool = False
-    mentions: bool = False
+    mentions: Set[str] = field(default_factory=set)
     sharding_names: FrozenSet[str] = SHARDING_NAMES
     _code: Optional[bytes] = None
 
@@ -64,6 +64,7 @@ def relevant_files(
     sharding_names: FrozenSet[str] = SHARDING_NAMES,
     exporting: Iterable[str] = (),
     mentioned_names: FrozenSet[str] = frozenset(),
+    screen: Optional[Callable[[str, bytes, FrozenSet[str]], bool]] = None,
 ) -> Set[str]:
     """The paths (keys of `sources`) that can hold or reach FSDP2 code.
 
@@ -72,7 +73,8 @@ def relevant_files(
     `mentioned_names` (rules' `SCAN_NAMES`: `set_requires_gradient_sync`,
     `torch.distributed.checkpoint`) keep a file that mentions one anywhere, even in a comment or a
     string: for rules that fire on a call itself, not on a sharded model, so the file alone
-    decides (they export nothing to their importers).
+    decides (they export nothing to their importers). `screen(path, data, names)`, when given,
+    has the last word on a file kept only for the `mentioned_names` it mentions.
     """
     files = {
         path: _File(path, module_names[path], _is_package(path), data, sharding_names=sharding_names)
@@ -94,13 +96,12 @@ def relevant_files(
                 _mark_sharding(file)
             if file.exports:
                 pending.append(file.path)
-        if any(_mentions(file.data, name) for name in mentioned_names):
-            file.mentions = True
+        file.mentions.update(name for name in mentioned_names if _mentions(file.data, name))
     for name in mentioned_names:
         package, _, last = name.rpartition(".")
         for path, (names, _alias) in index.get(package, ()) if package else ():
             if names is not None and any(imported == last for imported, _ in _pairs(names)):
-                files[path].mentions = True
+                files[path].mentions.add(name)
     for path in exporting:
         if path in files and not files[path].sharding:
             _mark_sharding(files[path])
@@ -113,7 +114,10 @@ def relevant_files(
             _see_exports(importer, names, source)
             if (len(importer.exports), importer.sharding) != before:
                 pending.append(importer_path)
-    return {path for path, file in files.items() if file.sharding or file.mentions}
+    return {
+        path for path, file in files.items()
+        if file.sharding or (file.mentions and (screen is None or screen(path, file.data, frozenset(file.mentions))))
+    }
 
 
 def _mark_sharding(file: _File) -> None:

@@ -7,6 +7,8 @@ test suite runs, and its methods are called by the flow interpreter at each call
 
 from __future__ import annotations
 
+import ast
+import functools
 import re
 import textwrap
 from dataclasses import dataclass
@@ -69,6 +71,18 @@ class RuleSetting:
     values: Tuple[str, ...]
 
 
+class ScreenedFile:
+    """A file a rule's `may_fire_in` judges: its bytes, and its stdlib syntax tree parsed on first
+    use (once for all the rules that ask), so a rule that can answer from the bytes parses nothing."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    @functools.cached_property
+    def module(self) -> ast.Module:
+        return ast.parse(self.data)
+
+
 Reporter = Callable[["Rule", nodes.NodeNG, str, Optional[str], Optional[Edit]], None]
 
 
@@ -80,6 +94,18 @@ class Rule(Contract, CallListener):
     VALID: ClassVar[Sequence[Valid]] = ()
     INVALID: ClassVar[Sequence[Invalid]] = ()
     OPTIONS: ClassVar[Sequence[Option]] = ()
+    # Names that make the byte scan keep a file for this rule even when nothing in it is sharded
+    # (`fsdp_lint.prefilter`): for rules that fire on a call itself, not on a sharded model.
+    SCAN_NAMES: ClassVar[FrozenSet[str]] = frozenset()
+
+    @classmethod
+    def may_fire_in(cls, file: ScreenedFile) -> bool:
+        """For a file kept only because it mentions one of `SCAN_NAMES`: whether this rule could
+        fire in it at all, judged from its bytes and stdlib syntax tree. False lets the engine skip the
+        file's astroid parse and analysis, the bulk of a cold run on a library that mentions the
+        names everywhere (DCP's own modules), so the answer must over-approximate: a file where
+        the rule would fire must never get False."""
+        return True
 
     def __init__(self, reporter: Reporter):
         self._reporter = reporter

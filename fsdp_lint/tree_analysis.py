@@ -21,7 +21,7 @@ from fsdp_lint import noqa, prefilter, syntax_check
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import CallListener, Flow
 from fsdp_lint.analysis.project import Project, scopes_of
-from fsdp_lint.rule import Rule, RuleSetting
+from fsdp_lint.rule import Rule, RuleSetting, ScreenedFile
 from fsdp_lint.source import ParsedFile, character_column, parse, unanalysable
 from fsdp_lint.violation import Edit, Violation
 
@@ -94,14 +94,38 @@ class TreeAnalysis:
 
 def mentioned_names(rule_classes: Iterable[Type[Rule]]) -> FrozenSet[str]:
     """The names that rules which fire without a sharded model declare in `SCAN_NAMES`: a file
-    that mentions one is parsed (`fsdp_lint.prefilter`)."""
-    return frozenset(name for rule in rule_classes for name in getattr(rule, "SCAN_NAMES", ()))
+    that mentions one is parsed (`fsdp_lint.prefilter`) if `MentionScreen` lets it through."""
+    return frozenset(name for rule in rule_classes for name in rule.SCAN_NAMES)
 
 
-def relevant_paths(tree: SourceTree, config: RuleConfig, explicit: Iterable[str] = ()) -> FrozenSet[str]:
+class MentionScreen:
+    """Asks the rules whose `SCAN_NAMES` a file mentions whether they could fire in it
+    (`Rule.may_fire_in`), from one stdlib parse, remembered by path across the rounds of the
+    analysis. A file the stdlib parser rejects is kept: its FSD001 comes from the analysis."""
+
+    def __init__(self, rule_classes: Iterable[Type[Rule]]):
+        self.rule_classes = tuple(rule_classes)
+        self.answers: Dict[str, bool] = {}
+
+    def __call__(self, path: str, data: bytes, mentioned: FrozenSet[str]) -> bool:
+        if path not in self.answers:
+            self.answers[path] = self._may_fire(data, mentioned)
+        return self.answers[path]
+
+    def _may_fire(self, data: bytes, mentioned: FrozenSet[str]) -> bool:
+        rules = [rule for rule in self.rule_classes if rule.SCAN_NAMES & mentioned]
+        file = ScreenedFile(data)
+        try:
+            return any(rule.may_fire_in(file) for rule in rules)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return True
+
+
+def relevant_paths(tree: SourceTree, config: RuleConfig, explicit: Iterable[str] = (), screen: Optional[MentionScreen] = None) -> FrozenSet[str]:
     """The files the byte scan keeps, and those named on the command line."""
     scanned = prefilter.relevant_files(
-        tree.data, tree.names, config.sharding_names, mentioned_names=mentioned_names(config.rule_classes)
+        tree.data, tree.names, config.sharding_names, mentioned_names=mentioned_names(config.rule_classes),
+        screen=screen or MentionScreen(config.rule_classes),
     )
     return frozenset(explicit) | frozenset(scanned)
 
@@ -112,6 +136,7 @@ def analyse_tree(
     relevant: FrozenSet[str],
     use_prefilter: bool = True,
     run_rules: Optional[Callable[[Project, Sequence[ParsedFile], RuleConfig], Findings]] = None,
+    screen: Optional[MentionScreen] = None,
 ) -> TreeAnalysis:
     """Parse what can matter, collect the facts to a fixpoint, then run the rules.
 
@@ -128,6 +153,7 @@ def analyse_tree(
       entered (parsed, its summaries applied) in the next round.
     """
     mentioned = mentioned_names(config.rule_classes)
+    screen = screen or MentionScreen(config.rule_classes)
     state = _State(tree)
     relevant = set(relevant) if use_prefilter else set(tree.texts)
     demanded: Set[str] = set()
@@ -153,7 +179,8 @@ def analyse_tree(
         if exporting - state.exporting:
             state.exporting |= exporting
             grown |= prefilter.relevant_files(
-                tree.data, tree.names, config.sharding_names, exporting=state.exporting, mentioned_names=mentioned
+                tree.data, tree.names, config.sharding_names, exporting=state.exporting, mentioned_names=mentioned,
+                screen=screen,
             )
         grown |= _paths_of(tree, project.modules_holding_shards()) & set(state.parsed)
         more = project.demanded_modules() - demanded if use_prefilter else set()

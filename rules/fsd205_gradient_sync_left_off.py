@@ -1,12 +1,13 @@
 from __future__ import annotations
 
+import ast
 from typing import List
 
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Optimizer
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.rule import Invalid, Rule, ScreenedFile, Valid
 
 
 class GradientSyncLeftOff(Rule):
@@ -118,6 +119,15 @@ class GradientSyncLeftOff(Rule):
         self._enabled = False
         self._steps: List[nodes.Call] = []
 
+    @classmethod
+    def may_fire_in(cls, file: ScreenedFile) -> bool:
+        """Some `.set_requires_gradient_sync(False)` and some `.step(...)` call in the file."""
+        attributes = {
+            (node.func.attr, _literal_false(node)) for node in ast.walk(file.module)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        }
+        return ("set_requires_gradient_sync", True) in attributes and any(name == "step" for name, _ in attributes)
+
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         func = node.func
         if not isinstance(func, nodes.Attribute):
@@ -139,6 +149,12 @@ class GradientSyncLeftOff(Rule):
                     target = node.func.expr.as_string()
                     self.report(node, self.message.format(target=target, line=step.lineno), help=self.help.format(target=target))
         self._disabled, self._enabled, self._steps = [], False, []
+
+
+def _literal_false(call: ast.Call) -> bool:
+    """The stdlib-syntax twin of the test in `on_call`: the first argument, or the keyword, is `False`."""
+    argument = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_gradient_sync"), None)
+    return isinstance(argument, ast.Constant) and argument.value is False
 
 
 def _is_optimizer_step(node: nodes.Call, flow: Flow) -> bool:

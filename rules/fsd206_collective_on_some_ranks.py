@@ -5,12 +5,17 @@ from typing import Optional
 from astroid import nodes
 
 from fsdp_lint.analysis import known_apis
-from fsdp_lint.analysis.conditions import rank_only_branch
+from fsdp_lint.analysis.conditions import may_call_under_rank_test, rank_only_branch
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj, Params
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.rule import Invalid, Rule, ScreenedFile, Valid
 
 CLIP_GRAD_NORM = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.get_total_norm"})
+# The last names of every call `_collective` can report.
+COLLECTIVE_NAMES = (
+    frozenset({"full_tensor"} | {name.rpartition(".")[2] for name in CLIP_GRAD_NORM})
+    | known_apis.DCP_COLLECTIVES | known_apis.STATE_DICT_GETTERS | known_apis.STATE_DICT_SETTERS
+)
 
 
 class CollectiveOnSomeRanks(Rule):
@@ -146,6 +151,10 @@ class CollectiveOnSomeRanks(Rule):
             }
         ),
     ]
+
+    @classmethod
+    def may_fire_in(cls, file: ScreenedFile) -> bool:
+        return may_call_under_rank_test(file, COLLECTIVE_NAMES)
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         what = _collective(node, flow)

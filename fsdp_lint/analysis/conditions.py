@@ -8,8 +8,11 @@ one question instead of re-walking the tree.
 
 from __future__ import annotations
 
+import ast
+import bisect
 import re
-from typing import TYPE_CHECKING, Optional
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from astroid import nodes
 
@@ -17,6 +20,7 @@ from fsdp_lint.analysis.names import binding_of
 
 if TYPE_CHECKING:
     from fsdp_lint.analysis.flow import Flow
+    from fsdp_lint.rule import ScreenedFile
 
 # Functions that return this process's rank, by their last name component.
 _RANK_FUNCTIONS = frozenset({"get_rank", "get_local_rank", "get_global_rank", "get_node_local_rank"})
@@ -28,6 +32,8 @@ _RANK_NAME = re.compile(
 )
 # Decorators that make a whole function run on rank 0 only.
 _RANK_ZERO_DECORATORS = frozenset({"rank_zero_only", "main_process_only", "on_main_process", "on_local_main_process", "on_rank0", "rank0_only"})
+# Every name above contains one of these: a scope whose identifiers contain none cannot test a rank.
+RANK_WORDS = ("rank", "main", "master", "process_index", "global_zero", "local_zero", "logging_process")
 # `local_rank == -1` / `rank is None` mean "not distributed": every process takes the branch.
 _NOT_DISTRIBUTED_SENTINELS = (-1, None)
 _MAX_DEPTH = 4
@@ -131,3 +137,110 @@ def _walk(expr: nodes.NodeNG):
     yield expr
     for child in expr.get_children():
         yield from _walk(child)
+
+
+
+# What `Flow.conditions` are made of, for the stdlib-syntax screen below (more is harmless).
+_CONDITIONAL = (ast.If, ast.While, ast.IfExp, ast.Match, ast.comprehension)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_RANK_BYTES = re.compile("|".join(RANK_WORDS).encode())
+
+
+def may_call_under_rank_test(file: "ScreenedFile", names: FrozenSet[str]) -> bool:
+    """Whether a call of one of `names` (by its last name, or a local alias of one) may sit where
+    `rank_only_branch` finds a rank test; read from the bytes and the stdlib syntax tree.
+
+    An over-approximation, so that the engine can skip a file that answers False: some scope
+    (module or function; nested bodies included, nested functions not) names one of them, holds
+    an `if`/`while`/conditional expression or is decorated, and an identifier that may name a
+    rank (`RANK_WORDS`) occurs in it, its decorators or an enclosing scope (where a name the
+    test reads may be bound: `is_main = rank == 0`). Only the statements around the lines that
+    name a call are visited: on DCP's own modules the whole-tree walk cost more than it saved.
+    """
+    if not _RANK_BYTES.search(file.data):
+        return False
+    called = names | _aliases(file.data, names)
+    lines = _lines_naming(file.data, called)
+    if not lines:
+        return False
+    scopes: Dict[int, Tuple[ast.AST, ...]] = {}
+    _scopes_at(file.module.body, lines, (file.module,), scopes)
+    seen: Dict[int, _OwnNodes] = {}
+    for chain in scopes.values():
+        own = _own_nodes(chain[-1], called, seen)
+        if not own.calls or not (own.conditional or getattr(chain[-1], "decorator_list", None)):
+            continue
+        if own.rank or any(_own_nodes(outer, called, seen).rank for outer in chain[:-1]):
+            return True
+    return False
+
+
+def _aliases(data: bytes, names: FrozenSet[str]) -> FrozenSet[str]:
+    """Names the file binds to one of `names`: `import save as dcp_save`, `f = dcp.save`."""
+    words = b"|".join(re.escape(name.encode()) for name in sorted(names))
+    found = re.findall(rb"\b(?:" + words + rb")[ \t]+as[ \t]+(\w+)", data)
+    found += re.findall(rb"(?m)^[ \t]*(\w+)[ \t]*=[ \t]*[\w.]*\b(?:" + words + rb")[ \t]*$", data)
+    return frozenset(alias.decode() for alias in found)
+
+
+def _lines_naming(data: bytes, names: FrozenSet[str]) -> List[int]:
+    """The line numbers where one of `names` occurs as a word, sorted."""
+    words = b"|".join(re.escape(name.encode()) for name in sorted(names))
+    pattern = re.compile(rb"(?<!\w)(?:" + words + rb")(?!\w)")
+    return sorted({data.count(b"\n", 0, match.start()) + 1 for match in pattern.finditer(data)})
+
+
+def _scopes_at(body: Sequence[ast.stmt], lines: List[int], chain: Tuple[ast.AST, ...], found: Dict[int, Tuple[ast.AST, ...]]) -> None:
+    """Record, by id, the chain of scopes (module first) around each statement that spans one of
+    `lines`; a compound statement counts for its own scope too (its header may hold the call)."""
+    for statement in body:
+        start = min([statement.lineno] + [decorator.lineno for decorator in getattr(statement, "decorator_list", ())])
+        first = bisect.bisect_left(lines, start)
+        if first == len(lines) or lines[first] > (statement.end_lineno or start):
+            continue
+        if isinstance(statement, _SCOPES):
+            # Decorators, defaults and bases are evaluated in the enclosing scope.
+            if lines[first] <= statement.body[0].lineno:
+                found[id(chain[-1])] = chain
+            _scopes_at(statement.body, lines, chain + (statement,), found)
+            continue
+        found[id(chain[-1])] = chain
+        for field in ("body", "orelse", "finalbody"):
+            _scopes_at(getattr(statement, field, ()), lines, chain, found)
+        for part in getattr(statement, "handlers", []) + getattr(statement, "cases", []):
+            _scopes_at(part.body, lines, chain, found)
+
+
+@dataclass
+class _OwnNodes:
+    """What a scope's own nodes hold: nested functions and classes left out, its decorators and
+    theirs (evaluated in it) counted."""
+
+    calls: bool = False  # a call of one of the screened names
+    conditional: bool = False
+    rank: bool = False  # an identifier that may name a rank
+
+
+def _own_nodes(scope: ast.AST, called: FrozenSet[str], seen: Dict[int, _OwnNodes]) -> _OwnNodes:
+    if id(scope) not in seen:
+        own = seen[id(scope)] = _OwnNodes()
+        pending: List[ast.AST] = list(getattr(scope, "decorator_list", ())) + list(getattr(scope, "body", ()))
+        while pending:
+            node = pending.pop()
+            if isinstance(node, _SCOPES):
+                pending.extend(node.decorator_list)
+                continue
+            if isinstance(node, ast.Call):
+                own.calls = own.calls or _last_name(node.func) in called
+            elif isinstance(node, _CONDITIONAL):
+                own.conditional = True
+            identifier = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            own.rank = own.rank or (identifier is not None and any(word in identifier for word in RANK_WORDS))
+            pending.extend(ast.iter_child_nodes(node))
+    return seen[id(scope)]
+
+
+def _last_name(expr: ast.AST) -> Optional[str]:
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return expr.id if isinstance(expr, ast.Name) else None

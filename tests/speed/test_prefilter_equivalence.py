@@ -167,3 +167,81 @@ def test_cache_sees_a_change_in_a_helper_module(tmp_path, monkeypatch):
     assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == []
     (tmp_path / "new_helper.py").write_text("def f(:\n")
     assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == [("new_helper.py", 1, "FSD001")]
+
+
+DCP = "import torch.distributed as dist\nimport torch.distributed.checkpoint as dcp\n"
+
+# Files kept only because they mention a rule's SCAN_NAMES are screened (`Rule.may_fire_in`):
+# each case must find with the screen what the full analysis finds.
+SCREENED: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
+    "a rank test in the same function": (
+        {"ckpt.py": DCP + "def save(state):\n    if dist.get_rank() == 0:\n        dcp.save(state, checkpoint_id='c')\n"},
+        [("ckpt.py", "FSD206")],
+    ),
+    "the rank flag bound at module level": (
+        {"ckpt.py": DCP + "LEADER = dist.get_rank() == 0\n\ndef save(state):\n    ok = LEADER\n    if LEADER:\n        dcp.save(state, checkpoint_id='c')\n"},
+        [("ckpt.py", "FSD206")],
+    ),
+    "an early return on the other ranks": (
+        {"ckpt.py": DCP + "def save(state, rank):\n    if rank != 0:\n        return\n    dcp.save(state, checkpoint_id='c')\n"},
+        [("ckpt.py", "FSD206")],
+    ),
+    "a rank-zero decorator": (
+        {"ckpt.py": DCP + "from lightning.pytorch.utilities import rank_zero_only\n\n@rank_zero_only\ndef save(state):\n    dcp.save(state, checkpoint_id='c')\n"},
+        [("ckpt.py", "FSD206")],
+    ),
+    "an aliased import": (
+        {"ckpt.py": DCP + "from torch.distributed.checkpoint import save as dcp_save\n\nclass Saver:\n    def save(self, state):\n        if self.is_main_process:\n            dcp_save(state, checkpoint_id='c')\n"},
+        [("ckpt.py", "FSD206")],
+    ),
+    "a full_tensor in a conditional expression": (
+        {"gather.py": "import torch.distributed as dist\n\ndef full(t):\n    return t.full_tensor() if dist.get_rank() == 0 else None\n"},
+        [("gather.py", "FSD206")],
+    ),
+    "gradient sync left off": (
+        {"step.py": "def step(model, optimizer, batches):\n    model.set_requires_gradient_sync(False)\n    for b in batches:\n        model(b).sum().backward()\n    optimizer.step()\n"},
+        [("step.py", "FSD205")],
+    ),
+    # Screened out: the collective is called on every rank, or the rank test is elsewhere.
+    "no rank test around the call": (
+        {"ckpt.py": DCP + "def save(state, rank):\n    dcp.save(state, checkpoint_id=f'c{rank}')\n\ndef log(rank):\n    if rank == 0:\n        print('saved')\n",
+         "planner.py": "from torch.distributed.checkpoint.metadata import Metadata\n\ndef plan(rank):\n    if rank == 0:\n        return Metadata()\n\ndef load(x):\n    return x\n"},
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SCREENED))
+def test_screened_files_keep_their_findings(tmp_path, monkeypatch, case):
+    files, expected = SCREENED[case]
+    write_tree(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    scanned = lint_paths(["."], LintOptions(prefilter=True))
+    everything = lint_paths(["."], LintOptions(prefilter=False))
+    assert not scanned.internal_errors and not everything.internal_errors
+    assert _found(scanned) == _found(everything)
+    assert {(path, code) for path, _, code in _found(scanned)} == set(expected)
+
+
+def test_the_screen_leaves_out_files_where_no_rule_can_fire():
+    """What the screen is for: a library that mentions DCP everywhere (DCP itself) but calls no
+    collective under a rank test is not parsed by astroid."""
+    from fsdp_lint.engine import _rule_config
+    from fsdp_lint.tree_analysis import SourceTree, relevant_paths
+
+    files, _ = SCREENED["no rank test around the call"]
+    kept, _ = SCREENED["a rank test in the same function"]
+    sources = {**files, "kept.py": kept["ckpt.py"]}
+    tree = SourceTree(sources, {path: path[:-3] for path in sources})
+    assert relevant_paths(tree, _rule_config(LintOptions())) == {"kept.py"}
+
+
+def test_every_rank_name_contains_a_rank_word():
+    """The screen drops a scope with no identifier containing a `RANK_WORDS` entry; the names
+    `rank_only_branch` recognises must all contain one, or the screen would drop real findings."""
+    from fsdp_lint.analysis import conditions
+
+    alternatives = conditions._RANK_NAME.pattern.strip("^$").removeprefix("_?(").removesuffix(")").split("|")
+    names = set(alternatives) | conditions._RANK_FUNCTIONS | conditions._RANK_ZERO_DECORATORS
+    assert len(alternatives) > 10
+    assert not {name for name in names if not any(word in name for word in conditions.RANK_WORDS)}
