@@ -51,42 +51,41 @@ class ResultCache:
         name = hashlib.blake2b(workspace.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
         return cls(os.path.join(directory, f"{name}.pickle"))
 
+    def has_entry(self) -> bool:
+        """Whether a last run was stored (else the run is cold: nothing to compare against)."""
+        return self._load() is not None
+
     def whole_run(self, tree_key: str) -> Optional[Tuple[Violation, ...]]:
         """The findings of the last run, if it linted exactly these files with these contents."""
         entry = self._load()
         return entry.violations if entry is not None and entry.tree_key == tree_key else None
 
-    def analysis(self, tree: SourceTree, relevant: FrozenSet[str]) -> Optional[TreeAnalysis]:
+    def analysis(self, tree: SourceTree, relevant: FrozenSet[str], hashes: Mapping[str, bytes]) -> Optional[TreeAnalysis]:
         """The last analysis, if nothing it depended on changed (see the module docstring)."""
         entry = self._load()
         if entry is None or entry.relevant != relevant:
             return None
         for path, digest, module in entry.depends_on:
-            data = tree.data.get(path)
-            if data is None or tree.names.get(path) != module or content_hash(data) != digest:
+            if path not in tree.data or tree.names.get(path) != module or hashes.get(path) != digest:
                 return None
         for module, path in entry.analysis.resolved.items():
             if tree.by_module.get(module) != path:
                 return None
         return entry.analysis
 
-    def syntax_results(self, tree: SourceTree) -> Dict[str, Optional[Violation]]:
+    def syntax_results(self, tree: SourceTree, hashes: Mapping[str, bytes]) -> Dict[str, Optional[Violation]]:
         """The syntax check of the last run for each file whose content is unchanged."""
         entry = self._load()
         if entry is None:
             return {}
-        return {
-            path: found for path, digest, found in entry.syntax if path in tree.data and content_hash(tree.data[path]) == digest
-        }
+        return {path: found for path, digest, found in entry.syntax if path in tree.data and hashes.get(path) == digest}
 
     def save(
-        self, tree_key: str, tree: SourceTree, analysis: TreeAnalysis, relevant: FrozenSet[str],
-        violations: List[Violation], syntax: Mapping[str, Optional[Violation]],
+        self, tree_key: str, tree: SourceTree, hashes: Mapping[str, bytes], analysis: TreeAnalysis,
+        relevant: FrozenSet[str], violations: List[Violation], syntax: Mapping[str, Optional[Violation]],
     ) -> None:
-        depends_on = tuple(
-            (path, content_hash(tree.data[path]), tree.names[path]) for path in sorted(analysis.parsed) if path in tree.data
-        )
-        checked = tuple((path, content_hash(tree.data[path]), syntax[path]) for path in sorted(syntax) if path in tree.data)
+        depends_on = tuple((path, hashes[path], tree.names[path]) for path in sorted(analysis.parsed) if path in tree.data)
+        checked = tuple((path, hashes[path], syntax[path]) for path in sorted(syntax) if path in tree.data)
         entry = _Entry(tree_key, tuple(violations), analysis, depends_on, relevant, checked)
         try:
             directory = os.path.dirname(self.path)
@@ -115,10 +114,11 @@ def content_hash(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def tree_key(data: Mapping[str, bytes], unreadable: Iterable[str]) -> str:
+def tree_key(hashes: Mapping[str, bytes], unreadable: Iterable[str]) -> str:
+    """One key for every file's path and content hash, and the paths that could not be read."""
     digest = hashlib.blake2b(digest_size=16)
-    for path in sorted(data):
-        digest.update(path.encode("utf-8", "surrogatepass") + b"\0" + content_hash(data[path]))
+    for path in sorted(hashes):
+        digest.update(path.encode("utf-8", "surrogatepass") + b"\0" + hashes[path])
     for path in sorted(unreadable):
         digest.update(b"\1" + path.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()

@@ -16,12 +16,13 @@ from typing import Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional,
 from fsdp_lint import parallel, syntax_check
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.files import discover, module_name
+from fsdp_lint.prefilter import FileScan
 from fsdp_lint.registry import all_rules
 from fsdp_lint.rule import RuleSetting
 from fsdp_lint.selection import Selection
 from fsdp_lint.source import decode, read_bytes
 from fsdp_lint.tree_analysis import (
-    BUG_TRACKER, InternalError, MentionScreen, RuleConfig, SourceTree, TreeAnalysis, analyse_tree, relevant_paths,
+    BUG_TRACKER, InternalError, RuleConfig, SourceTree, TreeAnalysis, analyse_tree, relevant_paths, scanner,
 )
 from fsdp_lint.violation import Violation
 
@@ -81,29 +82,34 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
             failures.append(read)
         else:
             data[entry.path] = read
+    unreadable = [failure.path for failure in failures]
     store = cache.ResultCache.open(options.cache_dir, paths, _fingerprint(options)) if options.cache_dir else None
-    tree_key = cache.tree_key(data, [f.path for f in failures]) if store else ""
-    if store is not None:
-        hit = store.whole_run(tree_key)
+    hashes: Dict[str, bytes] = {}
+    if store is not None and store.has_entry():  # else a cold run: hash while scanning, below
+        hashes = {path: cache.content_hash(raw) for path, raw in data.items()}
+        hit = store.whole_run(cache.tree_key(hashes, unreadable))
         if hit is not None:
             return LintResult(list(hit), [], len(found))
+    hash_while_scanning = store is not None and not hashes
     for path, raw in list(data.items()):
         text = _decoded(raw, path)
         if isinstance(text, Violation):
             failures.append(text)
+            if store is not None:
+                hashes[path] = cache.content_hash(raw)
             del data[path]
     texts = _Texts(data)
     tree = SourceTree(texts, _module_names(data, _package_dir_on_disk), data, on_disk=True)
-    explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
     config = _rule_config(options)
-    screen = MentionScreen(config.rule_classes)
-    relevant = relevant_paths(tree, config, explicit, screen)
-    known = store.syntax_results(tree) if store is not None else {}
+    _scan(tree, config, options.jobs, hashes if hash_while_scanning else None)
+    explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
+    relevant = relevant_paths(tree, config, explicit)
+    known = store.syntax_results(tree, hashes) if store is not None else {}
     skipped = [path for path in sorted(tree.texts) if path not in relevant and path not in known] if options.prefilter else []
     checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1, tree.data)
-    analysis = store.analysis(tree, relevant) if store is not None else None
+    analysis = store.analysis(tree, relevant, hashes) if store is not None else None
     if analysis is None:
-        analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs), screen)
+        analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs))
     syntax = {path: found for path, found in known.items() if path not in relevant}
     syntax.update({path: None for path in skipped})
     syntax.update({violation.path: violation for violation in checked()})
@@ -111,8 +117,27 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
     result = LintResult(analysis.findings.violations + unparsable + failures, list(analysis.findings.internal_errors), len(found))
     result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     if store is not None and not result.internal_errors:
-        store.save(tree_key, tree, analysis, relevant, result.violations, syntax)
+        store.save(cache.tree_key(hashes, unreadable), tree, hashes, analysis, relevant, result.violations, syntax)
     return result
+
+
+def _scan(tree: SourceTree, config: RuleConfig, jobs: int, hashes: Optional[Dict[str, bytes]] = None) -> None:
+    """Fill `tree.scans` with each file's byte scan, on every core for a large tree; and `hashes`,
+    when given, with each file's content hash for the cache (in the same pass, as it reads the
+    same bytes)."""
+    from fsdp_lint.cache import content_hash
+
+    scan = scanner(tree, config)
+    paths = sorted(tree.data)
+
+    def scan_and_hash(path: str) -> Tuple[bytes, FileScan]:
+        return (content_hash(tree.data[path]) if hashes is not None else b""), scan(path)
+
+    results = parallel.fork_map(scan_and_hash, paths, jobs, [len(tree.data[path]) for path in paths])
+    for path, (digest, scanned) in zip(paths, results):
+        tree.scans[path] = scanned
+        if hashes is not None:
+            hashes[path] = digest
 
 
 class _Texts(Mapping[str, str]):
@@ -164,19 +189,19 @@ def lint_sources(
     tree = SourceTree(dict(sources), _module_names(sources, is_package_dir))
     config = _rule_config(options)
     with _no_cyclic_gc():
-        screen = MentionScreen(config.rule_classes)
-        analysis = _analyse(tree, config, relevant_paths(tree, config, screen=screen), options, screen)
+        _scan(tree, config, options.jobs)
+        analysis = _analyse(tree, config, relevant_paths(tree, config), options)
     result = LintResult(analysis.findings.violations, analysis.findings.internal_errors, len(sources))
     result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     return result
 
 
-def _analyse(tree: SourceTree, config: RuleConfig, relevant: FrozenSet[str], options: LintOptions, screen: MentionScreen) -> TreeAnalysis:
+def _analyse(tree: SourceTree, config: RuleConfig, relevant: FrozenSet[str], options: LintOptions) -> TreeAnalysis:
     """The analysis, and FSD001 for the files it leaves unparsed (checked on another core while
     it runs, when there is one): a syntax error is reported everywhere, as ruff and flake8 do."""
     skipped = [path for path in sorted(tree.texts) if path not in relevant] if options.prefilter else []
     checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1)
-    analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs), screen)
+    analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs))
     analysis.findings.violations.extend(checked())
     return analysis
 

@@ -1,16 +1,16 @@
-"""The rule pass on several cores.
+"""Work on several cores: the per-file scan and the rule pass.
 
-The facts are computed once, in this process; the rule pass then runs in forked workers, which
-inherit the parsed trees and the facts by copy-on-write instead of rebuilding or unpickling them,
-and send back only their findings (plain data). Where `fork` is not available, or the tree is too
-small to repay starting processes, the pass runs here.
+Forked workers inherit what this process built (the files' bytes; the parsed trees and the
+facts) by copy-on-write instead of rebuilding or unpickling them, and send back only plain data.
+Where `fork` is not available, or the work is too small to repay starting processes, it runs here.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from typing import Callable, List, Optional, Sequence, Tuple
+import pickle
+from typing import Any, Callable, List, Optional, Sequence, Tuple, TypeVar
 
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.source import ParsedFile
@@ -18,10 +18,15 @@ from fsdp_lint.tree_analysis import Findings, RuleConfig, run_rules_on
 
 RulePass = Callable[[Project, Sequence[ParsedFile], RuleConfig], Findings]
 
-# Below this many lines of parsed code, forking costs more than it saves.
+# Below this many lines of parsed code (for the rule pass) or bytes of files (for the scan),
+# forking costs more than it saves.
 MIN_LINES = 20_000
+MIN_BYTES = 2_000_000
 
 _inherited: Optional[Tuple[Project, Sequence[ParsedFile], RuleConfig]] = None
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 
 def job_count(jobs: int) -> int:
@@ -69,3 +74,64 @@ def _run_share(indices: List[int]) -> Findings:
     assert _inherited is not None
     project, files, config = _inherited
     return run_rules_on(project, [files[i] for i in indices], config)
+
+
+def fork_map(function: Callable[[Item], Result], items: Sequence[Item], jobs: int, sizes: Sequence[int]) -> List[Result]:
+    """`[function(item) for item in items]` on `jobs` processes: this one and forked children
+    take chunks, largest items first, from one shared position (so the work splits evenly however
+    it is spread), and the children pickle their results back through a pipe. Whatever a child
+    does not bring back (it failed in any way) is computed here, so an error is raised, or a
+    result computed, exactly as without the children."""
+    count = min(job_count(jobs), len(items))
+    if count <= 1 or sum(sizes) < MIN_BYTES or not hasattr(os, "fork"):
+        return [function(item) for item in items]
+    order = sorted(range(len(items)), key=lambda i: -sizes[i])
+    position = multiprocessing.get_context("fork").Value("q", 0)
+    children = [_fork(lambda: _take(function, items, order, position)) for _ in range(count - 1)]
+    done = dict(_take(function, items, order, position))
+    for pid, reader in children:
+        done.update(_collect(pid, reader))
+    return [done[index] if index in done else function(items[index]) for index in range(len(items))]
+
+
+_CHUNK = 16
+
+
+def _take(function: Callable[[Item], Result], items: Sequence[Item], order: List[int], position: Any) -> List[Tuple[int, Result]]:
+    taken: List[Tuple[int, Result]] = []
+    while True:
+        with position.get_lock():
+            start = position.value
+            position.value = start + _CHUNK
+        if start >= len(order):
+            return taken
+        taken.extend((index, function(items[index])) for index in order[start : start + _CHUNK])
+
+
+def _fork(work: Callable[[], object]) -> Tuple[int, int]:
+    """A child that runs `work` and pickles what it returns into a pipe; (its pid, the read end)."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the caller's code
+        code = 1
+        try:
+            os.close(reader)
+            with os.fdopen(writer, "wb") as out:
+                pickle.dump(work(), out, protocol=pickle.HIGHEST_PROTOCOL)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(writer)
+    return pid, reader
+
+
+def _collect(pid: int, reader: int) -> list:
+    """The child's results, read to the end before it is reaped (a full pipe would block it);
+    nothing if it failed."""
+    with os.fdopen(reader, "rb") as pipe:
+        payload = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    try:
+        return pickle.loads(payload) if status == 0 else []
+    except Exception:
+        return []

@@ -39,16 +39,61 @@ _STATEMENT_BEFORE = b" \t\n;:"
 Imported = Tuple[Optional[bytes], Optional[str]]
 
 
+@dataclass(frozen=True)
+class FileScan:
+    """What the scan needs of one file, found from its bytes alone (so files can be scanned in
+    any order, in any process): its imports, whether it spells a sharding name, and whether a
+    rule's `SCAN_NAMES` keep it."""
+
+    imports: Tuple[Tuple[str, Imported], ...]
+    reexported: FrozenSet[str]  # the names it binds by importing a sharding name (`as` aliases too)
+    uses_sharding_name: bool  # uses `fully_shard`, or a name it binds to it, in code
+    mentioned: bool  # mentions a name of `mentioned_names`, and the screen let it through
+
+
+def scan_file(
+    path: str,
+    data: bytes,
+    module: str,
+    sharding_names: FrozenSet[str] = SHARDING_NAMES,
+    mentioned_names: FrozenSet[str] = frozenset(),
+    screen: Optional[Callable[[bytes, FrozenSet[str]], bool]] = None,
+) -> FileScan:
+    """`mentioned_names` (rules' `SCAN_NAMES`: `set_requires_gradient_sync`,
+    `torch.distributed.checkpoint`) keep a file that mentions one anywhere, even in a comment or a
+    string, or imports it (`from torch.distributed import checkpoint`): for rules that fire on a
+    call itself, not on a sharded model, so the file alone decides (they export nothing to their
+    importers). `screen(data, names)`, when given, has the last word on such a file."""
+    imports = tuple(_imports_of(data, module, _is_package(path))) if b"import" in data else ()
+    mentions = {name for name in mentioned_names if _mentions(data, name)}
+    for name in mentioned_names - mentions:
+        package, _, last = name.rpartition(".")
+        if package and any(
+            imported == package and names is not None and any(n == last for n, _ in _pairs(names))
+            for imported, (names, _alias) in imports
+        ):
+            mentions.add(name)
+    reexported: FrozenSet[str] = frozenset()
+    uses = False
+    if any(name.encode() in data for name in sharding_names):
+        reexported = frozenset(
+            bound for _, (names, _alias) in imports if names is not None
+            for imported, bound in _pairs(names) if imported in sharding_names
+        )
+        uses = _uses_any(_code_only(data), sharding_names | reexported, sharding_names)
+    kept = bool(mentions) and (screen is None or screen(data, frozenset(mentions)))
+    return FileScan(imports, reexported, uses, kept)
+
+
 @dataclass
 class _File:
     path: str
     module: str
-    is_package: bool
     data: bytes
+    scan: FileScan
     exports: Set[str] = field(default_factory=set)
     visible: Set[str] = field(default_factory=set)
     sharding: bool = False
-    mentions: Set[str] = field(default_factory=set)
     sharding_names: FrozenSet[str] = SHARDING_NAMES
     _code: Optional[bytes] = None
 
@@ -61,47 +106,36 @@ class _File:
 def relevant_files(
     sources: Mapping[str, bytes],
     module_names: Mapping[str, str],
+    scans: Mapping[str, FileScan],
     sharding_names: FrozenSet[str] = SHARDING_NAMES,
     exporting: Iterable[str] = (),
-    mentioned_names: FrozenSet[str] = frozenset(),
-    screen: Optional[Callable[[str, bytes, FrozenSet[str]], bool]] = None,
 ) -> Set[str]:
-    """The paths (keys of `sources`) that can hold or reach FSDP2 code.
+    """The paths (keys of `sources`) that can hold or reach FSDP2 code, from each file's `scans`
+    entry (`scan_file`, with the same `sharding_names`).
 
     `exporting` names files known to export sharded objects (the engine learns them from the
     facts): each name they define counts as a sharding name in the files that import it.
-    `mentioned_names` (rules' `SCAN_NAMES`: `set_requires_gradient_sync`,
-    `torch.distributed.checkpoint`) keep a file that mentions one anywhere, even in a comment or a
-    string: for rules that fire on a call itself, not on a sharded model, so the file alone
-    decides (they export nothing to their importers). `screen(path, data, names)`, when given,
-    has the last word on a file kept only for the `mentioned_names` it mentions.
     """
     files = {
-        path: _File(path, module_names[path], _is_package(path), data, sharding_names=sharding_names)
+        path: _File(path, module_names[path], data, scans[path], sharding_names=sharding_names)
         for path, data in sources.items()
     }
     by_module: Dict[str, str] = {}
     for file in files.values():
         by_module.setdefault(file.module, file.path)
-    index = _import_index(files.values())
-    pending: List[str] = []
-    encoded = [name.encode() for name in sharding_names]
+    index: Dict[str, List[Tuple[str, Imported]]] = {}
     for file in files.values():
-        if any(name in file.data for name in encoded):
-            for _, (names, _alias) in _imports_of(file):
-                if names is not None:
-                    file.exports |= {bound for imported, bound in _pairs(names) if imported in sharding_names}
+        for module, imported in file.scan.imports:
+            index.setdefault(module, []).append((file.path, imported))
+    pending: List[str] = []
+    for file in files.values():
+        if file.scan.reexported or file.scan.uses_sharding_name:
+            file.exports |= file.scan.reexported
             file.visible |= sharding_names | file.exports
-            if file.uses_any(file.visible):
+            if file.scan.uses_sharding_name:
                 _mark_sharding(file)
             if file.exports:
                 pending.append(file.path)
-        file.mentions.update(name for name in mentioned_names if _mentions(file.data, name))
-    for name in mentioned_names:
-        package, _, last = name.rpartition(".")
-        for path, (names, _alias) in index.get(package, ()) if package else ():
-            if names is not None and any(imported == last for imported, _ in _pairs(names)):
-                files[path].mentions.add(name)
     for path in exporting:
         if path in files and not files[path].sharding:
             _mark_sharding(files[path])
@@ -114,10 +148,7 @@ def relevant_files(
             _see_exports(importer, names, source)
             if (len(importer.exports), importer.sharding) != before:
                 pending.append(importer_path)
-    return {
-        path for path, file in files.items()
-        if file.sharding or (file.mentions and (screen is None or screen(path, file.data, frozenset(file.mentions))))
-    }
+    return {path for path, file in files.items() if file.sharding or file.scan.mentioned}
 
 
 def _mark_sharding(file: _File) -> None:
@@ -153,23 +184,13 @@ def _see_exports(importer: _File, imported: Imported, source: _File) -> None:
         _mark_sharding(importer)
 
 
-def _import_index(files: Iterable[_File]) -> Dict[str, List[Tuple[str, Imported]]]:
-    """Absolute module name -> (importing path, imported names) for every import in the tree.
+def _imports_of(data: bytes, module: str, is_package: bool) -> Iterable[Tuple[str, Imported]]:
+    """(absolute module name, imported names) for every import statement of `data`.
 
     Found with two regular expressions that start with a literal (so the scan runs at C speed),
     kept where the keyword starts a statement. Text that only looks like an import (in a
     docstring) names modules that are not in the tree, which is harmless.
     """
-    index: Dict[str, List[Tuple[str, Imported]]] = {}
-    for file in files:
-        if b"import" in file.data:
-            for module, names in _imports_of(file):
-                index.setdefault(module, []).append((file.path, names))
-    return index
-
-
-def _imports_of(file: _File) -> Iterable[Tuple[str, Imported]]:
-    data = file.data
     for match in _FROM.finditer(data):
         start = match.start()
         if start and data[start - 1] not in _STATEMENT_BEFORE:
@@ -177,7 +198,7 @@ def _imports_of(file: _File) -> Iterable[Tuple[str, Imported]]:
         names = match.group(3)
         if names.rstrip().endswith(b"\\"):
             names = _continued(data, match.start(3))
-        base = _absolute(match.group(2).decode("ascii", "replace"), len(match.group(1)), file.module, file.is_package)
+        base = _absolute(match.group(2).decode("ascii", "replace"), len(match.group(1)), module, is_package)
         yield base, (names, None)
     for match in _PLAIN.finditer(data):
         start = match.start()

@@ -75,6 +75,7 @@ class SourceTree:
     data: Mapping[str, bytes] = field(default_factory=dict)
     by_module: Dict[str, str] = field(default_factory=dict)
     on_disk: bool = False  # the display paths are the files' paths (their bytecode caches can be read)
+    scans: Dict[str, prefilter.FileScan] = field(default_factory=dict)  # each file's byte scan (`scanner`)
 
     def __post_init__(self) -> None:
         if not self.data:
@@ -94,39 +95,37 @@ class TreeAnalysis:
 
 def mentioned_names(rule_classes: Iterable[Type[Rule]]) -> FrozenSet[str]:
     """The names that rules which fire without a sharded model declare in `SCAN_NAMES`: a file
-    that mentions one is parsed (`fsdp_lint.prefilter`) if `MentionScreen` lets it through."""
+    that mentions one is parsed (`fsdp_lint.prefilter`) if its rules' screens let it through."""
     return frozenset(name for rule in rule_classes for name in rule.SCAN_NAMES)
 
 
-class MentionScreen:
-    """Asks the rules whose `SCAN_NAMES` a file mentions whether they could fire in it
-    (`Rule.may_fire_in`), from one stdlib parse, remembered by path across the rounds of the
-    analysis. A file the stdlib parser rejects is kept: its FSD001 comes from the analysis."""
+def scanner(tree: SourceTree, config: RuleConfig) -> Callable[[str], prefilter.FileScan]:
+    """The byte scan of one file of `tree` for `config`'s rules: plain data from one file's bytes,
+    so the engine can run it on any core (`parallel.fork_map`) and fill `tree.scans`."""
+    mentioned = mentioned_names(config.rule_classes)
 
-    def __init__(self, rule_classes: Iterable[Type[Rule]]):
-        self.rule_classes = tuple(rule_classes)
-        self.answers: Dict[str, bool] = {}
+    def screen(data: bytes, names: FrozenSet[str]) -> bool:
+        return _may_fire(config.rule_classes, data, names)
 
-    def __call__(self, path: str, data: bytes, mentioned: FrozenSet[str]) -> bool:
-        if path not in self.answers:
-            self.answers[path] = self._may_fire(data, mentioned)
-        return self.answers[path]
+    def scan(path: str) -> prefilter.FileScan:
+        return prefilter.scan_file(path, tree.data[path], tree.names[path], config.sharding_names, mentioned, screen)
 
-    def _may_fire(self, data: bytes, mentioned: FrozenSet[str]) -> bool:
-        rules = [rule for rule in self.rule_classes if rule.SCAN_NAMES & mentioned]
-        file = ScreenedFile(data)
-        try:
-            return any(rule.may_fire_in(file) for rule in rules)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return True
+    return scan
 
 
-def relevant_paths(tree: SourceTree, config: RuleConfig, explicit: Iterable[str] = (), screen: Optional[MentionScreen] = None) -> FrozenSet[str]:
-    """The files the byte scan keeps, and those named on the command line."""
-    scanned = prefilter.relevant_files(
-        tree.data, tree.names, config.sharding_names, mentioned_names=mentioned_names(config.rule_classes),
-        screen=screen or MentionScreen(config.rule_classes),
-    )
+def _may_fire(rule_classes: Iterable[Type[Rule]], data: bytes, mentioned: FrozenSet[str]) -> bool:
+    """Whether a rule whose `SCAN_NAMES` the file mentions could fire in it (`Rule.may_fire_in`).
+    A file the stdlib parser rejects is kept: its FSD001 comes from the analysis."""
+    file = ScreenedFile(data)
+    try:
+        return any(rule.may_fire_in(file) for rule in rule_classes if rule.SCAN_NAMES & mentioned)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+
+
+def relevant_paths(tree: SourceTree, config: RuleConfig, explicit: Iterable[str] = ()) -> FrozenSet[str]:
+    """The files the byte scan keeps (from `tree.scans`), and those named on the command line."""
+    scanned = prefilter.relevant_files(tree.data, tree.names, tree.scans, config.sharding_names)
     return frozenset(explicit) | frozenset(scanned)
 
 
@@ -136,7 +135,6 @@ def analyse_tree(
     relevant: FrozenSet[str],
     use_prefilter: bool = True,
     run_rules: Optional[Callable[[Project, Sequence[ParsedFile], RuleConfig], Findings]] = None,
-    screen: Optional[MentionScreen] = None,
 ) -> TreeAnalysis:
     """Parse what can matter, collect the facts to a fixpoint, then run the rules.
 
@@ -152,8 +150,6 @@ def analyse_tree(
     - a deferred call that receives or returns something that may hold shards has its module
       entered (parsed, its summaries applied) in the next round.
     """
-    mentioned = mentioned_names(config.rule_classes)
-    screen = screen or MentionScreen(config.rule_classes)
     state = _State(tree)
     relevant = set(relevant) if use_prefilter else set(tree.texts)
     demanded: Set[str] = set()
@@ -178,10 +174,7 @@ def analyse_tree(
         exporting = _paths_of(tree, project.modules_holding_shards(globals_only=True))
         if exporting - state.exporting:
             state.exporting |= exporting
-            grown |= prefilter.relevant_files(
-                tree.data, tree.names, config.sharding_names, exporting=state.exporting, mentioned_names=mentioned,
-                screen=screen,
-            )
+            grown |= prefilter.relevant_files(tree.data, tree.names, tree.scans, config.sharding_names, state.exporting)
         grown |= _paths_of(tree, project.modules_holding_shards()) & set(state.parsed)
         more = project.demanded_modules() - demanded if use_prefilter else set()
         if grown == relevant and not more:
