@@ -163,7 +163,7 @@ def analyse_tree(
         if project is None or entered != project.entered:
             # Newly entered code changes the summaries already applied: start the facts again.
             trees = [file.tree for file in state.parsed.values()]
-            project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis)
+            project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis, names=state.names)
             findings = Findings()
             collected = set()
         for path in analysed:
@@ -204,6 +204,7 @@ class _State:
         self.exporting: Set[str] = set()
         self.scanned: Dict[str, Optional[FrozenSet[str]]] = {}
         self.compiled: Dict[str, bool] = {}
+        self.names: Dict[int, Optional[str]] = {}  # `Project.qualified_name`, by node
 
     def parse(self, path: str) -> Optional[ParsedFile]:
         if path in self.parsed or path in self.broken:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple
 from astroid import nodes
 
 from fsdp_lint.analysis import known_apis
-from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL, binding_of, qualified_name
+from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL, binding_of
 from fsdp_lint.analysis.values import (
     UNKNOWN,
     BoundMethod,
@@ -198,7 +198,7 @@ class Flow:
         return any(path_covers(obj, e.target) and len(e.target.attrs) > len(obj.attrs) for e in self.events)
 
     def qualified_name(self, expr: nodes.NodeNG) -> Optional[str]:
-        return self.project.canonical(qualified_name(expr))
+        return self.project.qualified_name(expr)
 
     def is_fully_shard_call(self, node: nodes.Call) -> bool:
         return self.shards(self.qualified_name(node.func)) or isinstance(self.value(node.func), ShardFunction)

@@ -81,12 +81,12 @@ def _bindings(node: nodes.NodeNG, name: str) -> Sequence[nodes.NodeNG]:
     return assignments
 
 
-def _version_conditional_imports(name: nodes.Name) -> List[nodes.NodeNG]:
-    """The imports of a name bound by several statements that are all imports or a `None` fallback:
-    `try: from torch.distributed.fsdp import fully_shard / except ImportError: from
-    torch.distributed._composable.fsdp import fully_shard`, or `else: fully_shard = None`. They name
-    one API under the paths of different versions; empty when any binding is something else."""
-    assignments = _bindings(name, name.name)
+def _version_conditional_imports(assignments: Sequence[nodes.NodeNG]) -> List[nodes.NodeNG]:
+    """The imports among the bindings of a name bound by several statements that are all imports
+    or a `None` fallback: `try: from torch.distributed.fsdp import fully_shard / except
+    ImportError: from torch.distributed._composable.fsdp import fully_shard`, or `else:
+    fully_shard = None`. They name one API under the paths of different versions; empty when any
+    binding is something else."""
     if len(assignments) < 2:
         return []
     imports = []
@@ -123,12 +123,13 @@ def qualified_name(expr: nodes.NodeNG, depth: int = 0) -> Optional[str]:
         return f"{base}.{expr.attrname}" if base else None
     if not isinstance(expr, nodes.Name):
         return None
-    imports = _version_conditional_imports(expr)
+    assignments = _bindings(expr, expr.name)
+    imports = _version_conditional_imports(assignments)
     if imports:
         return _import_binding(imports[0], expr.name)
-    binding = binding_of(expr, expr.name)
-    if binding is None:
+    if not assignments:
         return None
+    binding = assignments[-1]
     if isinstance(binding, (nodes.Import, nodes.ImportFrom)):
         return _import_binding(binding, expr.name)
     if isinstance(binding, (nodes.FunctionDef, nodes.ClassDef)):

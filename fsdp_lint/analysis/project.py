@@ -10,7 +10,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import Flow, ShardEvent, Summary, scope_key
-from fsdp_lint.analysis.names import relative_module
+from fsdp_lint.analysis.names import qualified_name, relative_module
 from fsdp_lint.analysis.values import Deferred, Obj, Root, Value, path_covers, related_objects
 
 _IN_PROGRESS = object()
@@ -55,7 +55,7 @@ class Project:
     def __init__(
         self, modules: List[nodes.Module], load: Optional[ModuleLoader] = None,
         index: Optional[ModuleIndex] = None, entered: Optional[FrozenSet[str]] = None,
-        apis: DeclaredApis = DeclaredApis(),
+        apis: DeclaredApis = DeclaredApis(), names: Optional[Dict[int, Optional[str]]] = None,
     ):
         """`load` parses a module of the tree that was left out of `modules` when a name resolves
         into it (the engine parses only the files that can matter, and the rest on demand).
@@ -67,6 +67,8 @@ class Project:
         (`fsdp_lint.tree_analysis`). None enters every module.
 
         `apis`: the sharding functions and optimizers the project declared (configuration).
+        `names`: the memo of `qualified_name`, which depends on the tree alone, so the projects of
+        one analysis (one a round) can share it.
         """
         self.apis = apis
         self.modules: Dict[str, nodes.Module] = {module.name: module for module in modules}
@@ -83,6 +85,7 @@ class Project:
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
         self._called_names: Dict[str, FrozenSet[str]] = {}
         self._class_facts: Dict[str, ClassFacts] = {}
+        self._names: Dict[int, Optional[str]] = {} if names is None else names
 
     # ---- building the facts ---------------------------------------------------------------------
 
@@ -254,9 +257,8 @@ class Project:
             if name:
                 found.add(name)
             if depth < 3 and isinstance(callee, nodes.Name):
-                from fsdp_lint.analysis.names import qualified_name
 
-                target = self.resolve_callable(self.canonical(qualified_name(callee)))
+                target = self.resolve_callable(self.qualified_name(callee))
                 if isinstance(target, nodes.FunctionDef):
                     found |= self.called_names(target, depth + 1)
         result = frozenset(found)
@@ -278,7 +280,6 @@ class Project:
         ties: List[Tuple[Tuple[str, ...], Tuple[str, ...]]] = []
         if isinstance(cls, nodes.ClassDef):
             from fsdp_lint.analysis.known_apis import PARAMETERISED_LEAVES
-            from fsdp_lint.analysis.names import qualified_name
 
             for klass in [cls] + self._tree_bases(cls):
                 for assign in klass.nodes_of_class(nodes.Assign):
@@ -288,7 +289,7 @@ class Project:
                             continue
                         value = assign.value
                         if isinstance(value, nodes.Call) and len(path) == 1:
-                            called = self.canonical(qualified_name(value.func)) or ""
+                            called = self.qualified_name(value.func) or ""
                             if called.startswith("torch.nn.") and called.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES:
                                 own.append(path[0])
                         tied = _self_path(value)
@@ -322,17 +323,25 @@ class Project:
         if not isinstance(cls, nodes.ClassDef):
             return False
         from fsdp_lint.analysis.known_apis import BLOCK_CONTAINERS
-        from fsdp_lint.analysis.names import qualified_name
 
         for klass in [cls] + self._tree_bases(cls):
             for assign in klass.nodes_of_class(nodes.Assign):
                 value = assign.value
-                if isinstance(value, nodes.Call) and self.canonical(qualified_name(value.func)) in BLOCK_CONTAINERS:
+                if isinstance(value, nodes.Call) and self.qualified_name(value.func) in BLOCK_CONTAINERS:
                     if any(isinstance(t, nodes.AssignAttr) for t in assign.targets):
                         return True
         return False
 
     # ---- name resolution across modules -----------------------------------------------------------
+
+    def qualified_name(self, expr: nodes.NodeNG) -> Optional[str]:
+        """The name `expr` refers to, followed through the tree's re-exports; asked for the same
+        node in every round of the facts and again by the rules, so remembered by node (the
+        trees live as long as the analysis)."""
+        key = id(expr)
+        if key not in self._names:
+            self._names[key] = self.canonical(qualified_name(expr))
+        return self._names[key]
 
     def canonical(self, qname: Optional[str], depth: int = 0) -> Optional[str]:
         """Follow re-exports through modules of the tree (`pkg/__init__.py: from .x import f`)."""
@@ -445,9 +454,8 @@ class Project:
         if found is not None:
             return found
         for base in cls.bases:
-            from fsdp_lint.analysis.names import qualified_name
 
-            klass = self.callable_for_flow(self.canonical(qualified_name(base)))
+            klass = self.callable_for_flow(self.qualified_name(base))
             if isinstance(klass, Deferred):
                 return klass
             if isinstance(klass, nodes.ClassDef) and klass is not cls:
@@ -457,11 +465,10 @@ class Project:
         return None
 
     def _tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
-        from fsdp_lint.analysis.names import qualified_name
 
         bases = []
         for base in cls.bases:
-            found = self.resolve_callable(self.canonical(qualified_name(base)))
+            found = self.resolve_callable(self.qualified_name(base))
             if isinstance(found, nodes.ClassDef) and found is not cls:
                 bases.append(found)
         return bases
