@@ -26,7 +26,7 @@ from fsdp_lint import __version__
 from fsdp_lint.tree_analysis import SourceTree, TreeAnalysis
 from fsdp_lint.violation import Violation
 
-_FORMAT = 2
+_FORMAT = 3
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,9 @@ class ResultCache:
 
 
 def content_hash(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
+    """SHA-256, cut to 16 bytes: CPUs hash it in hardware (SHA extensions, ARMv8 crypto), twice as
+    fast as BLAKE2b, and a cold run hashes every file of the tree."""
+    return hashlib.sha256(data).digest()[:16]
 
 
 def tree_key(hashes: Mapping[str, bytes], unreadable: Iterable[str]) -> str:

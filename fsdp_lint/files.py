@@ -88,6 +88,8 @@ def _is_virtualenv(directory: str) -> bool:
 
 
 def matches_exclude(path: str, patterns: Sequence[str]) -> bool:
+    if not patterns:
+        return False
     normal = path.replace(os.sep, "/")
     name = os.path.basename(normal.rstrip("/"))
     return any(fnmatch.fnmatch(name, p) or fnmatch.fnmatch(normal, p) or fnmatch.fnmatch(normal, f"*/{p}") for p in patterns)
@@ -149,6 +151,8 @@ def _load_gitignore(directory: str) -> Optional[_GitIgnore]:
 
 
 def _ignored(path: str, is_dir: bool, ignores: Sequence[_GitIgnore]) -> bool:
+    if not ignores:
+        return False
     absolute = os.path.abspath(path)
     verdict = False
     for ignore in ignores:
@@ -168,19 +172,22 @@ def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore],
     except OSError:
         return
     for entry in entries:
-        path = os.path.join(directory, entry.name) if directory != "." else entry.name
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
         except OSError:
             is_dir = False
+        # The checks by name first: most entries of a tree are bytecode caches and data files.
+        if is_dir and (entry.name in DEFAULT_EXCLUDED_DIRS or entry.name.endswith(".egg-info")):
+            continue
+        if not is_dir and not entry.name.endswith(PYTHON_SUFFIXES):
+            continue
+        path = os.path.join(directory, entry.name) if directory != "." else entry.name
         if matches_exclude(path, exclude) or _ignored(path, is_dir, ignores):
             continue
-        if is_dir:
-            if entry.name in DEFAULT_EXCLUDED_DIRS or entry.name.endswith(".egg-info") or _is_virtualenv(path):
-                continue
-            yield from _walk_dir(path, exclude, ignores, respect_gitignore)
-        elif entry.name.endswith(PYTHON_SUFFIXES):
+        if not is_dir:
             yield path, entry.is_symlink()
+        elif not _is_virtualenv(path):
+            yield from _walk_dir(path, exclude, ignores, respect_gitignore)
 
 
 def module_name(path: str, is_package_dir=None) -> str:

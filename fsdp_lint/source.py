@@ -8,7 +8,7 @@ import os
 import sys
 import tokenize
 from dataclasses import dataclass
-from typing import Union
+from typing import List, Tuple, Union
 
 from astroid import nodes
 from astroid.builder import AstroidBuilder
@@ -17,6 +17,7 @@ from astroid.manager import AstroidManager
 from astroid.raw_building import InspectBuilder
 from astroid.rebuilder import TreeRebuilder
 
+from fsdp_lint.analysis.project import scopes_of
 from fsdp_lint.tool_codes import UnanalysableFile
 from fsdp_lint.violation import Violation
 
@@ -141,10 +142,13 @@ class ParsedFile:
         lines = self.lines
         return lines[number - 1] if 0 < number <= len(lines) else ""
 
-    @property
-    def lines(self):
-        cached = self.__dict__.get("_lines")
-        if cached is None:
-            cached = self.__dict__["_lines"] = self.text.splitlines()
-        return cached
+    @functools.cached_property
+    def lines(self) -> List[str]:
+        return self.text.splitlines()
+
+    @functools.cached_property
+    def scopes(self) -> Tuple[nodes.NodeNG, ...]:
+        """The scopes the analysis walks, found once: every round of the facts and the rule pass
+        walk them all again."""
+        return tuple(scopes_of(self.tree))
 

@@ -20,7 +20,7 @@ from astroid import nodes
 from fsdp_lint import noqa, prefilter, syntax_check
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import CallListener, Flow
-from fsdp_lint.analysis.project import Project, scopes_of
+from fsdp_lint.analysis.project import Project
 from fsdp_lint.rule import Rule, RuleSetting, ScreenedFile
 from fsdp_lint.source import ParsedFile, character_column, parse, unanalysable
 from fsdp_lint.violation import Edit, Violation
@@ -245,7 +245,7 @@ class _State:
 
 
 def _collect_facts(project: Project, file: ParsedFile, findings: Findings) -> None:
-    for scope in scopes_of(file.tree):
+    for scope in file.scopes:
         try:
             if isinstance(scope, nodes.FunctionDef):
                 project.summary(scope)
@@ -317,7 +317,7 @@ def _run_rules(project: Project, file: ParsedFile, config: RuleConfig, findings:
     if not config.rule_classes:
         return
     runner = _RuleRunner(file, config, findings)
-    for scope in scopes_of(file.tree):
+    for scope in file.scopes:
         try:
             Flow(project, scope, runner).run()
         except RecursionError:
