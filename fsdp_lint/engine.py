@@ -8,6 +8,7 @@ Nothing here knows a particular rule; nothing here imports torch or the linted c
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 from dataclasses import dataclass, field
@@ -219,6 +220,7 @@ def _fingerprint(options: LintOptions) -> str:
 
 def _module_names(sources: Mapping[str, object], is_package_dir: Callable[[str], bool]) -> Dict[str, str]:
     """Dotted names; scripts that share a name (many `train.py`) get their directory path instead."""
+    is_package_dir = functools.lru_cache(maxsize=None)(is_package_dir)  # asked once per file and level
     names = {path: module_name(path, is_package_dir) for path in sources}
     counts: Dict[str, int] = {}
     for name in names.values():

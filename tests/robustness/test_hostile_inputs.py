@@ -4,7 +4,6 @@ process or several, cold or from the cache."""
 
 from __future__ import annotations
 
-import builtins
 import json
 import os
 
@@ -98,18 +97,29 @@ def test_paths_that_are_not_files(tmp_path):
     assert len(by_name["loop_a.py"]) == 1 and "symbolic links" in by_name["loop_a.py"][0]["message"]
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_is_reported_not_waited_on(tmp_path):
+    """Opening a FIFO for reading blocks until a writer comes: a linter that did would hang CI."""
+    write_tree(tmp_path, {"good.py": GOOD})
+    os.mkfifo(tmp_path / "pipe.py")
+    _, records = _lint(tmp_path, ["--no-cache"])
+    pipe = [r for r in records if r["path"].endswith("pipe.py")]
+    assert len(pipe) == 1 and pipe[0]["code"] == "FSD001" and "not a regular file" in pipe[0]["message"]
+    assert any(r["code"] == "FSD201" and r["path"].endswith("good.py") for r in records)
+
+
 def test_unreadable_file(tmp_path, monkeypatch):
     """chmod 000 does not stop root (the test runner here), so a refused open is simulated too."""
     write_tree(tmp_path, {"secret.py": GOOD, "good.py": GOOD})
     os.chmod(tmp_path / "secret.py", 0)
-    real_open = builtins.open
+    real_open = os.open
 
     def refusing_open(file, *args, **kwargs):
         if str(file).endswith("secret.py"):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", refusing_open)
+    monkeypatch.setattr(os, "open", refusing_open)
     try:
         _, records = _lint(tmp_path, ["--no-cache"])
     finally:
