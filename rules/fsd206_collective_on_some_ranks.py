@@ -11,11 +11,10 @@ from fsdp_lint.analysis.values import Obj, Params
 from fsdp_lint.rule import Invalid, Rule, ScreenedFile, Valid
 
 CLIP_GRAD_NORM = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.get_total_norm"})
-# The last names of every call `_collective` can report.
-COLLECTIVE_NAMES = (
-    frozenset({"full_tensor"} | {name.rpartition(".")[2] for name in CLIP_GRAD_NORM})
-    | known_apis.DCP_COLLECTIVES | known_apis.STATE_DICT_GETTERS | known_apis.STATE_DICT_SETTERS
-)
+# The last names of the functions `_collective` reports on an unsharded (or unknown) model, by
+# their qualified names. `clip_grad_norm_` is reported only over a model that may hold shards,
+# whose files the analysis reaches whatever they mention.
+COLLECTIVE_FUNCTIONS = known_apis.DCP_COLLECTIVES | known_apis.STATE_DICT_GETTERS | known_apis.STATE_DICT_SETTERS
 
 
 class CollectiveOnSomeRanks(Rule):
@@ -52,7 +51,7 @@ class CollectiveOnSomeRanks(Rule):
 
     code = "FSD206"
     # Files that mention none of these (nor fully_shard) are not parsed: see fsdp_lint/prefilter.py.
-    SCAN_NAMES = frozenset({"full_tensor", "clip_grad_norm_", "get_total_norm", "torch.distributed.checkpoint"})
+    SCAN_NAMES = frozenset({"full_tensor", "torch.distributed.checkpoint"})
     name = "collective-on-some-ranks"
     severity = "error"
     message = "{what} is a collective, but only the ranks where `{test}` holds call it: the other ranks never join and the job hangs"
@@ -154,7 +153,7 @@ class CollectiveOnSomeRanks(Rule):
 
     @classmethod
     def may_fire_in(cls, file: ScreenedFile) -> bool:
-        return may_call_under_rank_test(file, COLLECTIVE_NAMES)
+        return may_call_under_rank_test(file, frozenset({"full_tensor"}), COLLECTIVE_FUNCTIONS)
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         what = _collective(node, flow)

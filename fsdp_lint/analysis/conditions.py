@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tup
 from astroid import nodes
 
 from fsdp_lint.analysis.names import binding_of
+from fsdp_lint.prefilter import import_bound_names
 
 if TYPE_CHECKING:
     from fsdp_lint.analysis.flow import Flow
@@ -146,33 +147,71 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _RANK_BYTES = re.compile("|".join(RANK_WORDS).encode())
 
 
-def may_call_under_rank_test(file: "ScreenedFile", names: FrozenSet[str]) -> bool:
-    """Whether a call of one of `names` (by its last name, or a local alias of one) may sit where
+def may_call_under_rank_test(file: "ScreenedFile", methods: FrozenSet[str], functions: FrozenSet[str]) -> bool:
+    """Whether a call of one of `methods` (on any receiver: `t.full_tensor()`) or `functions` (by
+    their qualified names: `dcp.save`, `save`, a local alias of one) may sit where
     `rank_only_branch` finds a rank test; read from the bytes and the stdlib syntax tree.
 
     An over-approximation, so that the engine can skip a file that answers False: some scope
-    (module or function; nested bodies included, nested functions not) names one of them, holds
+    (module or function; nested bodies included, nested functions not) makes such a call, holds
     an `if`/`while`/conditional expression or is decorated, and an identifier that may name a
     rank (`RANK_WORDS`) occurs in it, its decorators or an enclosing scope (where a name the
-    test reads may be bound: `is_main = rank == 0`). Only the statements around the lines that
-    name a call are visited: on DCP's own modules the whole-tree walk cost more than it saved.
+    test reads may be bound: `is_main = rank == 0`). A function called as an attribute counts
+    only on a chain that starts at a name a qualified name can start from (an import, a `def`
+    or `class`, an alias): `self.model.load_state_dict(...)` is no DCP call. Only the statements
+    around the lines that name a call are visited: on DCP's own modules the whole-tree walk
+    cost more than it saved.
     """
     if not _RANK_BYTES.search(file.data):
         return False
-    called = names | _aliases(file.data, names)
-    lines = _lines_naming(file.data, called)
+    functions = functions | _aliases(file.data, functions)
+    lines = _lines_naming(file.data, methods | functions)
     if not lines:
         return False
+    calls = _Calls(methods, functions, _qualifiable_names(file.data))
     scopes: Dict[int, Tuple[ast.AST, ...]] = {}
     _scopes_at(file.module.body, lines, (file.module,), scopes)
     seen: Dict[int, _OwnNodes] = {}
     for chain in scopes.values():
-        own = _own_nodes(chain[-1], called, seen)
+        own = _own_nodes(chain[-1], calls, seen)
         if not own.calls or not (own.conditional or getattr(chain[-1], "decorator_list", None)):
             continue
-        if own.rank or any(_own_nodes(outer, called, seen).rank for outer in chain[:-1]):
+        if own.rank or any(_own_nodes(outer, calls, seen).rank for outer in chain[:-1]):
             return True
     return False
+
+
+@dataclass(frozen=True)
+class _Calls:
+    methods: FrozenSet[str]
+    functions: FrozenSet[str]
+    roots: Optional[FrozenSet[str]]  # where a qualified name can start; None: anywhere
+
+    def match(self, func: ast.AST) -> bool:
+        if isinstance(func, ast.Name):
+            return func.id in self.functions
+        if not isinstance(func, ast.Attribute):
+            return False
+        if func.attr in self.methods:
+            return True
+        if func.attr not in self.functions:
+            return False
+        root = func.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and (self.roots is None or root.id in self.roots)
+
+
+def _qualifiable_names(data: bytes) -> Optional[FrozenSet[str]]:
+    """A superset of the names `names.qualified_name` can resolve from: bound by an import, a
+    `def` or `class`, or an assignment of a name or attribute (`ckpt = torch.distributed.checkpoint`).
+    None when the imports cannot be read from the bytes."""
+    imported = import_bound_names(data)
+    if imported is None:
+        return None
+    defined = re.findall(rb"\b(?:def|class)[ \t]+(\w+)", data)
+    assigned = re.findall(rb"(?m)^[ \t]*(\w+)[ \t]*=[ \t]*[\w.]+[ \t]*$", data)
+    return imported | frozenset(name.decode() for name in defined + assigned)
 
 
 def _aliases(data: bytes, names: FrozenSet[str]) -> FrozenSet[str]:
@@ -187,7 +226,13 @@ def _lines_naming(data: bytes, names: FrozenSet[str]) -> List[int]:
     """The line numbers where one of `names` occurs as a word, sorted."""
     words = b"|".join(re.escape(name.encode()) for name in sorted(names))
     pattern = re.compile(rb"(?<!\w)(?:" + words + rb")(?!\w)")
-    return sorted({data.count(b"\n", 0, match.start()) + 1 for match in pattern.finditer(data)})
+    lines, line, counted = [], 1, 0
+    for match in pattern.finditer(data):
+        line += data.count(b"\n", counted, match.start())
+        counted = match.start()
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
 
 
 def _scopes_at(body: Sequence[ast.stmt], lines: List[int], chain: Tuple[ast.AST, ...], found: Dict[int, Tuple[ast.AST, ...]]) -> None:
@@ -216,12 +261,12 @@ class _OwnNodes:
     """What a scope's own nodes hold: nested functions and classes left out, its decorators and
     theirs (evaluated in it) counted."""
 
-    calls: bool = False  # a call of one of the screened names
+    calls: bool = False  # a call that `_Calls.match`es
     conditional: bool = False
     rank: bool = False  # an identifier that may name a rank
 
 
-def _own_nodes(scope: ast.AST, called: FrozenSet[str], seen: Dict[int, _OwnNodes]) -> _OwnNodes:
+def _own_nodes(scope: ast.AST, calls: _Calls, seen: Dict[int, _OwnNodes]) -> _OwnNodes:
     if id(scope) not in seen:
         own = seen[id(scope)] = _OwnNodes()
         pending: List[ast.AST] = list(getattr(scope, "decorator_list", ())) + list(getattr(scope, "body", ()))
@@ -231,7 +276,7 @@ def _own_nodes(scope: ast.AST, called: FrozenSet[str], seen: Dict[int, _OwnNodes
                 pending.extend(node.decorator_list)
                 continue
             if isinstance(node, ast.Call):
-                own.calls = own.calls or _last_name(node.func) in called
+                own.calls = own.calls or calls.match(node.func)
             elif isinstance(node, _CONDITIONAL):
                 own.conditional = True
             identifier = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
@@ -239,8 +284,3 @@ def _own_nodes(scope: ast.AST, called: FrozenSet[str], seen: Dict[int, _OwnNodes
             pending.extend(ast.iter_child_nodes(node))
     return seen[id(scope)]
 
-
-def _last_name(expr: ast.AST) -> Optional[str]:
-    if isinstance(expr, ast.Attribute):
-        return expr.attr
-    return expr.id if isinstance(expr, ast.Name) else None

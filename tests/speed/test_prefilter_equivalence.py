@@ -198,6 +198,15 @@ SCREENED: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
         {"gather.py": "import torch.distributed as dist\n\ndef full(t):\n    return t.full_tensor() if dist.get_rank() == 0 else None\n"},
         [("gather.py", "FSD206")],
     ),
+    # clip_grad_norm_ is a collective only over sharded parameters: no SCAN_NAMES, the analysis
+    # reaches the helper because it is given the sharded model.
+    "clip_grad_norm_ in a helper given the sharded model": (
+        {
+            "helpers.py": "import torch\n\ndef clip(model, rank):\n    if rank == 0:\n        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n",
+            "train.py": SHARD + "from helpers import clip\nmodel = Net()\nfully_shard(model)\nclip(model, 0)\n",
+        },
+        [("helpers.py", "FSD206")],
+    ),
     "gradient sync left off": (
         {"step.py": "def step(model, optimizer, batches):\n    model.set_requires_gradient_sync(False)\n    for b in batches:\n        model(b).sum().backward()\n    optimizer.step()\n"},
         [("step.py", "FSD205")],
