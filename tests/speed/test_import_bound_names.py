@@ -4,6 +4,7 @@ resolution skips parsing a module on the strength of a name's absence)."""
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 
 import pytest
@@ -20,6 +21,11 @@ TRICKY = [
     "def f():\n    global g\n    from m import g\n",
     "from.m import(k)\n",
     "try:\n    from fast import impl\nexcept ImportError:\n    from slow import impl\n",
+    "if x: from a import b\n",
+    "class C: import os\n",
+    "from \\\n    pkg import late\n",
+    "from pkg import \\\n    (first as one,\n     second as two)\n",
+    '"""\n>>> from a import quoted\n"""\nfrom m import real\n',
 ]
 
 
@@ -37,8 +43,8 @@ def _bound(tree: ast.AST):
 def _sources():
     for text in TRICKY:
         yield "snippet", text.encode()
-    for package in ("json", "email", "asyncio", "importlib"):
-        directory = os.path.dirname(__import__(package).__file__)
+    for package in ("json", "email", "asyncio", "importlib", "logging", "multiprocessing", "unittest", "concurrent.futures"):
+        directory = os.path.dirname(importlib.import_module(package).__file__)
         for name in sorted(os.listdir(directory)):
             if name.endswith(".py"):
                 with open(os.path.join(directory, name), "rb") as handle:
@@ -51,3 +57,8 @@ def test_every_imported_name_is_among_the_scanned_ones(label, data):
     if found is None:  # non-ASCII near an import: the module is parsed instead
         return
     assert set(_bound(ast.parse(data))) <= found, label
+
+
+def test_a_quoted_import_binds_nothing():
+    """A doctest in a docstring is no import: it must not make name resolution parse the module."""
+    assert "quoted" not in import_bound_names(b'"""\n>>> from a import quoted\n"""\n')
