@@ -20,7 +20,7 @@ from astroid import nodes
 from fsdp_lint import noqa, prefilter, syntax_check
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import CallListener, Flow
-from fsdp_lint.analysis.project import Project
+from fsdp_lint.analysis.project import Project, ResolutionMemo
 from fsdp_lint.rule import Rule, RuleSetting, ScreenedFile
 from fsdp_lint.source import ParsedFile, character_column, parse, unanalysable
 from fsdp_lint.violation import Edit, Violation
@@ -163,7 +163,7 @@ def analyse_tree(
         if project is None or entered != project.entered:
             # Newly entered code changes the summaries already applied: start the facts again.
             trees = [file.tree for file in state.parsed.values()]
-            project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis, names=state.names)
+            project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis, memo=state.memo)
             findings = Findings()
             collected = set()
         for path in analysed:
@@ -204,7 +204,7 @@ class _State:
         self.exporting: Set[str] = set()
         self.scanned: Dict[str, Optional[FrozenSet[str]]] = {}
         self.compiled: Dict[str, bool] = {}
-        self.names: Dict[int, Optional[str]] = {}  # `Project.qualified_name`, by node
+        self.memo = ResolutionMemo()  # shared by the projects of every round
 
     def parse(self, path: str) -> Optional[ParsedFile]:
         if path in self.parsed or path in self.broken:

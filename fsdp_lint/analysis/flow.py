@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple, Union
 
 from astroid import nodes
 
 from fsdp_lint.analysis import known_apis
-from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL, binding_of
+from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.values import (
     UNKNOWN,
     BoundMethod,
@@ -239,9 +239,11 @@ class Flow:
         """The sequence number the next shard event or optimizer would get (program order)."""
         return self._next_seq()
 
-    def _materialise(self, value: Value, name: str) -> Value:
+    def _materialise(self, value: Value, name: Union[str, nodes.NodeNG]) -> Value:
+        """A fresh object bound to `name` (a variable, or the expression passed as an argument:
+        named by its source text, found only when needed, which is rarely)."""
         if isinstance(value, Fresh):
-            obj = Obj(self._new_root(name), cls=value.cls)
+            obj = Obj(self._new_root(name if isinstance(name, str) else name.as_string()), cls=value.cls)
             if value.cls:
                 self.classes[obj.root] = value.cls
             if self._meta_depth:
@@ -436,7 +438,7 @@ class Flow:
     def _name(self, node: nodes.Name) -> Value:
         if node.name in self.env:
             return self.env[node.name]
-        binding = binding_of(node, node.name)
+        binding = self.project.binding(node)
         if binding is None:
             # Undefined here (a star import, a name injected at run time): still one object.
             return UNKNOWN if node.name in _BUILTINS else Obj((scope_key(node.root()), node.name, 0))
@@ -468,8 +470,8 @@ class Flow:
 
     def _call(self, node: nodes.Call) -> Value:
         func_value = self._eval(node.func)
-        args = [self._materialise(self._eval(arg), arg.as_string()) for arg in node.args]
-        keywords = {kw.arg: self._materialise(self._eval(kw.value), kw.value.as_string()) for kw in node.keywords or []}
+        args = [self._materialise(self._eval(arg), arg) for arg in node.args]
+        keywords = {kw.arg: self._materialise(self._eval(kw.value), kw.value) for kw in node.keywords or []}
         if self.listener is not None:
             self.listener.on_call(node, self)
         return self._apply_call(node, func_value, args, keywords)
@@ -502,7 +504,7 @@ class Flow:
             return first
         if qname == "copy.deepcopy":
             return Fresh(first.cls if isinstance(first, Obj) else None)
-        if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(binding_of(func, func.name)):
+        if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(self.project.binding(func)):
             return _builtin_call(func.name, args)
         target = self.project.callable_for_flow(qname)
         if isinstance(target, Deferred):

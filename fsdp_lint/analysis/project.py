@@ -3,14 +3,14 @@ which objects may be sharded anywhere. Computed once per run, queried by every r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Protocol, Set, Tuple, Union
 
 from astroid import nodes
 
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import Flow, ShardEvent, Summary, scope_key
-from fsdp_lint.analysis.names import qualified_name, relative_module
+from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Deferred, Obj, Root, Value, path_covers, related_objects
 
 _IN_PROGRESS = object()
@@ -51,11 +51,19 @@ class ClassFacts:
     ties: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...]
 
 
+@dataclass
+class ResolutionMemo:
+    """Name resolution's answers by node (`id`), valid while the trees live."""
+
+    qualified: Dict[int, Optional[str]] = field(default_factory=dict)
+    bindings: Dict[int, Optional[nodes.NodeNG]] = field(default_factory=dict)
+
+
 class Project:
     def __init__(
         self, modules: List[nodes.Module], load: Optional[ModuleLoader] = None,
         index: Optional[ModuleIndex] = None, entered: Optional[FrozenSet[str]] = None,
-        apis: DeclaredApis = DeclaredApis(), names: Optional[Dict[int, Optional[str]]] = None,
+        apis: DeclaredApis = DeclaredApis(), memo: Optional["ResolutionMemo"] = None,
     ):
         """`load` parses a module of the tree that was left out of `modules` when a name resolves
         into it (the engine parses only the files that can matter, and the rest on demand).
@@ -67,7 +75,7 @@ class Project:
         (`fsdp_lint.tree_analysis`). None enters every module.
 
         `apis`: the sharding functions and optimizers the project declared (configuration).
-        `names`: the memo of `qualified_name`, which depends on the tree alone, so the projects of
+        `memo`: what name resolution found, which depends on the tree alone, so the projects of
         one analysis (one a round) can share it.
         """
         self.apis = apis
@@ -85,7 +93,7 @@ class Project:
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
         self._called_names: Dict[str, FrozenSet[str]] = {}
         self._class_facts: Dict[str, ClassFacts] = {}
-        self._names: Dict[int, Optional[str]] = {} if names is None else names
+        self._memo = ResolutionMemo() if memo is None else memo
 
     # ---- building the facts ---------------------------------------------------------------------
 
@@ -338,10 +346,17 @@ class Project:
         """The name `expr` refers to, followed through the tree's re-exports; asked for the same
         node in every round of the facts and again by the rules, so remembered by node (the
         trees live as long as the analysis)."""
-        key = id(expr)
-        if key not in self._names:
-            self._names[key] = self.canonical(qualified_name(expr))
-        return self._names[key]
+        known = self._memo.qualified
+        if id(expr) not in known:
+            known[id(expr)] = self.canonical(qualified_name(expr))
+        return known[id(expr)]
+
+    def binding(self, name: nodes.Name) -> Optional[nodes.NodeNG]:
+        """`names.binding_of` for the name read at `name`, remembered likewise."""
+        known = self._memo.bindings
+        if id(name) not in known:
+            known[id(name)] = binding_of(name, name.name)
+        return known[id(name)]
 
     def canonical(self, qname: Optional[str], depth: int = 0) -> Optional[str]:
         """Follow re-exports through modules of the tree (`pkg/__init__.py: from .x import f`)."""
