@@ -80,7 +80,8 @@ def scan_file(
             bound for _, (names, _alias) in imports if names is not None
             for imported, bound in _pairs(names) if imported in sharding_names
         )
-        uses = _uses_any(_code_only(data), sharding_names | reexported, sharding_names)
+        visible = sharding_names | reexported
+        uses = _spells_word(data, visible) and _uses_any(_code_only(data), visible, sharding_names)
     kept = bool(mentions) and (screen is None or screen(data, frozenset(mentions)))
     return FileScan(imports, reexported, uses, kept)
 
@@ -329,6 +330,13 @@ def _word_pattern(names: Iterable[str]) -> "Optional[re.Pattern[bytes]]":
     if not wanted:
         return None
     return re.compile(rb"(?<!\w)(" + b"|".join(re.escape(n.encode()) for n in wanted) + rb")(?!\w)")
+
+
+def _spells_word(data: bytes, names: Iterable[str]) -> bool:
+    """Whether one of `names` occurs as a whole word anywhere (`_fully_shard` does not count):
+    where none does, blanking the strings and comments to look for one in code is wasted."""
+    pattern = _word_pattern(names)
+    return pattern is not None and pattern.search(data) is not None
 
 
 def _uses_any(code: bytes, names: Iterable[str], sharding_names: FrozenSet[str]) -> bool:

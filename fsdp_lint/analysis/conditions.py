@@ -165,7 +165,7 @@ def may_call_under_rank_test(file: "ScreenedFile", methods: FrozenSet[str], func
     if not _RANK_BYTES.search(file.data):
         return False
     functions = functions | _aliases(file.data, functions)
-    lines = _lines_naming(file.data, methods | functions)
+    lines = _lines_calling(file.data, methods | functions)
     if not lines:
         return False
     calls = _Calls(methods, functions, _qualifiable_names(file.data))
@@ -222,10 +222,11 @@ def _aliases(data: bytes, names: FrozenSet[str]) -> FrozenSet[str]:
     return frozenset(alias.decode() for alias in found)
 
 
-def _lines_naming(data: bytes, names: FrozenSet[str]) -> List[int]:
-    """The line numbers where one of `names` occurs as a word, sorted."""
+def _lines_calling(data: bytes, names: FrozenSet[str]) -> List[int]:
+    """The line numbers where one of `names` is called (followed by `(`), sorted: none, and the
+    file is not parsed at all."""
     words = b"|".join(re.escape(name.encode()) for name in sorted(names))
-    pattern = re.compile(rb"(?<!\w)(?:" + words + rb")(?!\w)")
+    pattern = re.compile(rb"(?<!\w)(?:" + words + rb")\s*\(")
     lines, line, counted = [], 1, 0
     for match in pattern.finditer(data):
         line += data.count(b"\n", counted, match.start())
