@@ -1,0 +1,57 @@
+"""`parallel.fork_map` computes what a plain map computes, whatever happens to its children."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from fsdp_lint import parallel
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+
+
+@pytest.fixture(autouse=True)
+def always_fork(monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+
+
+def test_the_results_are_those_of_a_plain_map_in_order():
+    items = list(range(200))
+    parent = os.getpid()
+
+    def slow_square(item: int):
+        time.sleep(0.001)  # long enough that the child takes chunks before this process is done
+        return item * item, os.getpid() != parent
+
+    results = parallel.fork_map(slow_square, items, jobs=2, sizes=items)
+    assert [square for square, _ in results] == [item * item for item in items]
+    assert any(in_child for _, in_child in results)  # the work was shared
+
+
+def test_a_child_that_dies_has_its_share_done_here():
+    parent = os.getpid()
+
+    def square(item: int) -> int:
+        if os.getpid() != parent:
+            os._exit(3)
+        return item * item
+
+    assert parallel.fork_map(square, list(range(100)), jobs=2, sizes=[1] * 100) == [i * i for i in range(100)]
+
+
+def test_an_error_is_raised_here_as_without_children():
+    def fail_on_seven(item: int) -> int:
+        if item == 7:
+            raise ValueError("seven")
+        return item
+
+    with pytest.raises(ValueError, match="seven"):
+        parallel.fork_map(fail_on_seven, list(range(50)), jobs=2, sizes=[1] * 50)
+
+
+def test_results_that_cannot_be_pickled_are_computed_here():
+    parent = os.getpid()
+    results = parallel.fork_map(lambda item: (lambda: item) if os.getpid() != parent else item, list(range(40)), jobs=2, sizes=[1] * 40)
+    assert results == list(range(40))
