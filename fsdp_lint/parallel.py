@@ -12,6 +12,7 @@ import os
 import pickle
 from typing import Any, Callable, List, Optional, Sequence, Tuple, TypeVar
 
+from fsdp_lint import shared_work
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.source import ParsedFile
 from fsdp_lint.tree_analysis import Findings, RuleConfig, run_rules_on
@@ -86,7 +87,7 @@ def fork_map(function: Callable[[Item], Result], items: Sequence[Item], jobs: in
     if count <= 1 or sum(sizes) < MIN_BYTES or not hasattr(os, "fork"):
         return [function(item) for item in items]
     order = sorted(range(len(items)), key=lambda i: -sizes[i])
-    position = multiprocessing.get_context("fork").Value("q", 0)
+    position = shared_work.shared_position()
     children = [_fork(lambda: _take(function, items, order, position)) for _ in range(count - 1)]
     done = dict(_take(function, items, order, position))
     for pid, reader in children:
@@ -94,18 +95,8 @@ def fork_map(function: Callable[[Item], Result], items: Sequence[Item], jobs: in
     return [done[index] if index in done else function(items[index]) for index in range(len(items))]
 
 
-_CHUNK = 16
-
-
 def _take(function: Callable[[Item], Result], items: Sequence[Item], order: List[int], position: Any) -> List[Tuple[int, Result]]:
-    taken: List[Tuple[int, Result]] = []
-    while True:
-        with position.get_lock():
-            start = position.value
-            position.value = start + _CHUNK
-        if start >= len(order):
-            return taken
-        taken.extend((index, function(items[index])) for index in order[start : start + _CHUNK])
+    return [(index, function(items[index])) for part in shared_work.chunks(position, len(order)) for index in order[part]]
 
 
 def _fork(work: Callable[[], object]) -> Tuple[int, int]:

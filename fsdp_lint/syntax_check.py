@@ -20,6 +20,7 @@ import multiprocessing
 import os
 from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple
 
+from fsdp_lint import shared_work
 from fsdp_lint.violation import Violation
 
 try:
@@ -86,8 +87,6 @@ def unparsable(
 
 # Below this many files, starting a process costs more than the check.
 MIN_FILES = 200
-# Files taken from the shared queue at a time (fewer lock round trips, still a fair split).
-_CHUNK = 16
 
 _inherited: Tuple[Mapping[str, str], Mapping[str, str], Sequence[str], Optional[Mapping[str, bytes]], Any] = ({}, {}, (), None, None)
 
@@ -109,7 +108,7 @@ def start(
     if not in_background or len(paths) < MIN_FILES or "fork" not in multiprocessing.get_all_start_methods():
         return lambda: unparsable(texts, names, paths, data)
     context = multiprocessing.get_context("fork")
-    position = context.Value("q", 0)
+    position = shared_work.shared_position()
     _inherited = (texts, names, paths, data, position)
     try:
         pool = context.Pool(1)
@@ -135,11 +134,4 @@ def _check_inherited() -> List[Violation]:
 def _check_shared(
     texts: Mapping[str, str], names: Mapping[str, str], paths: Sequence[str], data: Optional[Mapping[str, bytes]], position: Any,
 ) -> List[Violation]:
-    found: List[Violation] = []
-    while True:
-        with position.get_lock():
-            start = position.value
-            position.value = start + _CHUNK
-        if start >= len(paths):
-            return found
-        found.extend(unparsable(texts, names, paths[start : start + _CHUNK], data))
+    return [found for part in shared_work.chunks(position, len(paths)) for found in unparsable(texts, names, paths[part], data)]
