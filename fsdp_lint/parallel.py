@@ -89,7 +89,13 @@ def fork_map(function: Callable[[Item], Result], items: Sequence[Item], jobs: in
     order = sorted(range(len(items)), key=lambda i: -sizes[i])
     position = shared_work.shared_position()
     children = [_fork(lambda: _take(function, items, order, position)) for _ in range(count - 1)]
-    done = dict(_take(function, items, order, position))
+    try:
+        done = dict(_take(function, items, order, position))
+    except BaseException:
+        for pid, reader in children:  # closing the pipe ends a child's write with EPIPE: it exits
+            os.close(reader)
+            os.waitpid(pid, 0)
+        raise
     for pid, reader in children:
         done.update(_collect(pid, reader))
     return [done[index] if index in done else function(items[index]) for index in range(len(items))]

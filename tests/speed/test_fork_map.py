@@ -55,3 +55,18 @@ def test_results_that_cannot_be_pickled_are_computed_here():
     parent = os.getpid()
     results = parallel.fork_map(lambda item: (lambda: item) if os.getpid() != parent else item, list(range(40)), jobs=2, sizes=[1] * 40)
     assert results == list(range(40))
+
+
+def test_an_error_here_leaves_no_child_behind():
+    """The children are reaped even when this process's own share raises."""
+    parent = os.getpid()
+
+    def fail_here(item: int) -> bytes:
+        if os.getpid() == parent and item < 20:
+            raise RuntimeError("here")
+        return b"x" * 100_000  # more than a pipe holds: a child not read from would block
+
+    with pytest.raises(RuntimeError):
+        parallel.fork_map(fail_here, list(range(40)), jobs=2, sizes=list(range(40, 0, -1)))
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child left to reap
