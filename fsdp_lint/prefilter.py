@@ -203,7 +203,7 @@ def _imports_of(data: bytes, module: str, is_package: bool) -> Iterable[Tuple[st
         yield base, (names, None)
     for match in _PLAIN.finditer(data):
         start = match.start()
-        line_start = data.rfind(b"\n", 0, start) + 1
+        line_start = _line_start(data, start)
         before = data[line_start:start].strip()
         if before and before[-1:] not in (b";", b":"):
             continue
@@ -358,7 +358,7 @@ def _uses_any(code: bytes, names: Iterable[str], sharding_names: FrozenSet[str])
 _IMPORT_KEYWORD = re.compile(rb"\bimport\b")
 # What can precede `import` on its line in a statement: nothing, `from <module>`, or a `;`/`:`
 # that ends what came before (`try: import x`). Not a doctest prompt (`>>> from a import B`).
-_BEFORE_IMPORT = re.compile(rb"(?:^|[;:])[ \t]*(?:from[ \t]*\.*[ \t]*[\w.]*[ \t]*)?$", re.M)
+_BEFORE_IMPORT = re.compile(rb"(?:.*[;:])?[ \t]*(?:from[ \t]*\.*[ \t]*[\w.]*[ \t]*)?", re.S)
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _BLANKS = re.compile(rb"(?:[ \t\f]|\\\r?\n)*")
 
@@ -378,8 +378,8 @@ def import_bound_names(data: bytes) -> Optional[FrozenSet[str]]:
     """
     found: Set[bytes] = set()
     for match in _IMPORT_KEYWORD.finditer(data):
-        line_start = data.rfind(b"\n", 0, match.start()) + 1
-        if not _BEFORE_IMPORT.search(data, line_start, match.start()) and not _continues(data, line_start):
+        line_start = _line_start(data, match.start())
+        if not _BEFORE_IMPORT.fullmatch(data, line_start, match.start()) and not _continues(data, line_start):
             continue
         start = match.end()
         opening = _BLANKS.match(data, start).end()  # `import \` may put `(a, b)` on the next line
@@ -392,6 +392,11 @@ def import_bound_names(data: bytes) -> Optional[FrozenSet[str]]:
             return None
         found.update(_IDENTIFIER.findall(window))
     return frozenset(name.decode() for name in found)
+
+
+def _line_start(data: bytes, position: int) -> int:
+    """Where the line holding `position` starts; Python ends lines with `\r` alone too."""
+    return max(data.rfind(b"\n", 0, position), data.rfind(b"\r", 0, position)) + 1
 
 
 def _continues(data: bytes, line_start: int) -> bool:

@@ -225,6 +225,8 @@ def _aliases(data: bytes, names: FrozenSet[str]) -> FrozenSet[str]:
 def _lines_calling(data: bytes, names: FrozenSet[str]) -> List[int]:
     """The line numbers where one of `names` is called (followed by `(`), sorted: none, and the
     file is not parsed at all."""
+    if b"\r" in data:  # Python ends lines with `\r` alone too: count lines as it does
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     words = b"|".join(re.escape(name.encode()) for name in sorted(names))
     pattern = re.compile(rb"(?<!\w)(?:" + words + rb")\s*\(")
     lines, line, counted = [], 1, 0

@@ -25,6 +25,7 @@ TRICKY = [
     "class C: import os\n",
     "from \\\n    pkg import late\n",
     "from pkg import \\\n    (first as one,\n     second as two)\n",
+    "x = 1\rfrom m import lone_cr\rimport other\r",
     '"""\n>>> from a import quoted\n"""\nfrom m import real\n',
 ]
 

@@ -213,6 +213,10 @@ SCREENED: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
         },
         [("helpers.py", "FSD206")],
     ),
+    "lines ended by a carriage return alone, as Python allows": (
+        {"ckpt.py": (DCP + "def save(state):\n    x = 1\n    if dist.get_rank() == 0:\n        dcp.save(state, checkpoint_id='c')\n").replace("\n", "\r")},
+        [("ckpt.py", "FSD206")],
+    ),
     "gradient sync left off": (
         {"step.py": "def step(model, optimizer, batches):\n    model.set_requires_gradient_sync(False)\n    for b in batches:\n        model(b).sum().backward()\n    optimizer.step()\n"},
         [("step.py", "FSD205")],
