@@ -96,7 +96,7 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
         text = _decoded(raw, path)
         if isinstance(text, Violation):
             failures.append(text)
-            if store is not None:
+            if hash_while_scanning:  # it is not scanned, but its FSD001 depends on its bytes
                 hashes[path] = cache.content_hash(raw)
             del data[path]
     texts = _Texts(data)

@@ -16,7 +16,12 @@ a call of a function or class that a sharding module defines or re-exports. So a
 
 This closes over the import graph upwards (files that import sharding helpers, and their importers,
 name by name). Downwards, helpers that receive a sharded model are parsed on demand by the analysis
-as it resolves calls into them, so they need no decision here.
+as it resolves calls into them, so they need no decision here. Rules that fire without a sharded
+model keep the files that mention their `SCAN_NAMES`, where their screen (`Rule.may_fire_in`)
+says they could fire.
+
+What each file contributes is found from its bytes alone (`scan_file`, run on every core by the
+engine); `relevant_files` then only closes over the import graph.
 """
 
 from __future__ import annotations
@@ -41,9 +46,9 @@ Imported = Tuple[Optional[bytes], Optional[str]]
 
 @dataclass(frozen=True)
 class FileScan:
-    """What the scan needs of one file, found from its bytes alone (so files can be scanned in
-    any order, in any process): its imports, whether it spells a sharding name, and whether a
-    rule's `SCAN_NAMES` keep it."""
+    """What the closure needs of one file, found from its bytes alone (so files can be scanned in
+    any order, in any process): its imports, the sharding names it re-exports and whether it uses
+    one, and whether a rule's `SCAN_NAMES` keep it."""
 
     imports: Tuple[Tuple[str, Imported], ...]
     reexported: FrozenSet[str]  # the names it binds by importing a sharding name (`as` aliases too)
