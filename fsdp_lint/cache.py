@@ -126,20 +126,24 @@ def tree_key(hashes: Mapping[str, bytes], unreadable: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def _build_fingerprint() -> Tuple[Tuple[str, int, int], ...]:
-    """Size and modification time of every source file of fsdp-lint and its rules, so that an
-    edited rule (a development install) never answers from a stale cache."""
+def _build_fingerprint() -> str:
+    """A hash of every source file of fsdp-lint and its rules: an edited rule (a development
+    install) never answers from a stale cache, and a reinstall of the same build still does (CI
+    restores the cache into a fresh environment, whose files all have new modification times)."""
     import fsdp_lint
     import fsdp_lint.rules
 
-    found: List[Tuple[str, int, int]] = []
+    digest = hashlib.sha256()
     for package in (fsdp_lint, fsdp_lint.rules):
-        for directory, _, files in os.walk(os.path.dirname(package.__file__)):
-            for name in files:
+        root = os.path.dirname(package.__file__)
+        for directory, subdirectories, files in os.walk(root):
+            subdirectories.sort()
+            for name in sorted(files):
                 if name.endswith(".py"):
-                    status = os.stat(os.path.join(directory, name))
-                    found.append((os.path.join(directory, name), status.st_size, status.st_mtime_ns))
-    return tuple(sorted(found))
+                    path = os.path.join(directory, name)
+                    with open(path, "rb") as handle:
+                        digest.update(os.path.relpath(path, root).encode("utf-8", "surrogatepass") + b"\0" + handle.read())
+    return digest.hexdigest()
 
 
 def _ignore_in_git(directory: str) -> None:
