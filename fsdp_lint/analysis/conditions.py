@@ -145,6 +145,9 @@ def _walk(expr: nodes.NodeNG):
 _CONDITIONAL = (ast.If, ast.While, ast.IfExp, ast.Match, ast.comprehension)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _RANK_BYTES = re.compile("|".join(RANK_WORDS).encode())
+# `name = ` where a statement starts (a line, or after `;`), and the end of a one-name value.
+_ASSIGNED_PREFIX = rb"(?m)(?:^|(?<=;))[ \t]*(\w+)[ \t]*=(?!=)[ \t]*"
+_VALUE_END = rb"[ \t]*(?:[#;\r\\]|$)"
 
 
 def may_call_under_rank_test(file: "ScreenedFile", methods: FrozenSet[str], functions: FrozenSet[str]) -> bool:
@@ -162,10 +165,11 @@ def may_call_under_rank_test(file: "ScreenedFile", methods: FrozenSet[str], func
     around the lines that name a call are visited: on DCP's own modules the whole-tree walk
     cost more than it saved.
     """
-    if not _RANK_BYTES.search(file.data):
+    readable = file.data.isascii()  # else an identifier may normalise to a rank word or a name (NFKC)
+    if readable and not _RANK_BYTES.search(file.data):
         return False
     functions = functions | _aliases(file.data, functions)
-    lines = _lines_calling(file.data, methods | functions)
+    lines = _lines_calling(file.data, methods | functions) if readable else list(range(1, file.data.count(b"\n") + 2))
     if not lines:
         return False
     calls = _Calls(methods, functions, _qualifiable_names(file.data))
@@ -210,7 +214,7 @@ def _qualifiable_names(data: bytes) -> Optional[FrozenSet[str]]:
     if imported is None:
         return None
     defined = re.findall(rb"\b(?:def|class)[ \t]+(\w+)", data)
-    assigned = re.findall(rb"(?m)^[ \t]*(\w+)[ \t]*=[ \t]*[\w.]+[ \t]*$", data)
+    assigned = re.findall(_ASSIGNED_PREFIX + rb"(?:[\w.]+" + _VALUE_END + rb"|[(\\])", data)
     return imported | frozenset(name.decode() for name in defined + assigned)
 
 
@@ -218,7 +222,7 @@ def _aliases(data: bytes, names: FrozenSet[str]) -> FrozenSet[str]:
     """Names the file binds to one of `names`: `import save as dcp_save`, `f = dcp.save`."""
     words = b"|".join(re.escape(name.encode()) for name in sorted(names))
     found = re.findall(rb"\b(?:" + words + rb")[ \t]+as[ \t]+(\w+)", data)
-    found += re.findall(rb"(?m)^[ \t]*(\w+)[ \t]*=[ \t]*[\w.]*\b(?:" + words + rb")[ \t]*$", data)
+    found += re.findall(_ASSIGNED_PREFIX + rb"\(?[\w.\s\\]*\b(?:" + words + rb")\s*\)?" + _VALUE_END, data)
     return frozenset(alias.decode() for alias in found)
 
 

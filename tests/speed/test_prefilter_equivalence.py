@@ -200,6 +200,14 @@ SCREENED: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
         {"ckpt.py": DCP + "from torch.distributed.checkpoint import save as dcp_save\n\nclass Saver:\n    def save(self, state):\n        if self.is_main_process:\n            dcp_save(state, checkpoint_id='c')\n"},
         [("ckpt.py", "FSD206")],
     ),
+    "an alias bound with a comment after it": (
+        {"ckpt.py": DCP + "write = dcp.save  # the DCP entry point\n\ndef save(state, rank):\n    if rank == 0:\n        write(state, checkpoint_id='c')\n"},
+        [("ckpt.py", "FSD206")],
+    ),
+    "a rank name spelled in full-width letters, which Python reads as `rank`": (
+        {"ckpt.py": DCP + "def save(state, \uff52\uff41\uff4e\uff4b):\n    if \uff52\uff41\uff4e\uff4b == 0:\n        dcp.save(state, checkpoint_id='c')\n"},
+        [("ckpt.py", "FSD206")],
+    ),
     "a full_tensor in a conditional expression": (
         {"gather.py": "import torch.distributed as dist\n\ndef full(t):\n    return t.full_tensor() if dist.get_rank() == 0 else None\n"},
         [("gather.py", "FSD206")],
