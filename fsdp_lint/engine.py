@@ -102,7 +102,7 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
     texts = _Texts(data)
     tree = SourceTree(texts, _module_names(data, _package_dir_on_disk), data, on_disk=True)
     config = _rule_config(options)
-    _scan(tree, config, options.jobs, hashes if hash_while_scanning else None)
+    scan_errors = _scan(tree, config, options.jobs, hashes if hash_while_scanning else None)
     explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
     relevant = relevant_paths(tree, config, explicit)
     known = store.syntax_results(tree, hashes) if store is not None else {}
@@ -115,30 +115,34 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
     syntax.update({path: None for path in skipped})
     syntax.update({violation.path: violation for violation in checked()})
     unparsable = [violation for violation in syntax.values() if violation is not None]
-    result = LintResult(analysis.findings.violations + unparsable + failures, list(analysis.findings.internal_errors), len(found))
+    errors = scan_errors + list(analysis.findings.internal_errors)
+    result = LintResult(analysis.findings.violations + unparsable + failures, errors, len(found))
     result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     if store is not None and not result.internal_errors:
         store.save(cache.tree_key(hashes, unreadable), tree, hashes, analysis, relevant, result.violations, syntax)
     return result
 
 
-def _scan(tree: SourceTree, config: RuleConfig, jobs: int, hashes: Optional[Dict[str, bytes]] = None) -> None:
+def _scan(tree: SourceTree, config: RuleConfig, jobs: int, hashes: Optional[Dict[str, bytes]] = None) -> List[InternalError]:
     """Fill `tree.scans` with each file's byte scan, on every core for a large tree; and `hashes`,
     when given, with each file's content hash for the cache (in the same pass, as it reads the
-    same bytes)."""
+    same bytes). Returns the crashes the scan survived."""
     from fsdp_lint.cache import content_hash
 
     scan = scanner(tree, config)
     paths = sorted(tree.data)
 
-    def scan_and_hash(path: str) -> Tuple[bytes, FileScan]:
+    def scan_and_hash(path: str) -> Tuple[bytes, Tuple[FileScan, Tuple[InternalError, ...]]]:
         return (content_hash(tree.data[path]) if hashes is not None else b""), scan(path)
 
+    errors: List[InternalError] = []
     results = parallel.fork_map(scan_and_hash, paths, jobs, [len(tree.data[path]) for path in paths])
-    for path, (digest, scanned) in zip(paths, results):
+    for path, (digest, (scanned, failures)) in zip(paths, results):
         tree.scans[path] = scanned
+        errors.extend(failures)
         if hashes is not None:
             hashes[path] = digest
+    return errors
 
 
 class _Texts(Mapping[str, str]):
@@ -190,9 +194,9 @@ def lint_sources(
     tree = SourceTree(dict(sources), _module_names(sources, is_package_dir))
     config = _rule_config(options)
     with _no_cyclic_gc():
-        _scan(tree, config, options.jobs)
+        scan_errors = _scan(tree, config, options.jobs)
         analysis = _analyse(tree, config, relevant_paths(tree, config), options)
-    result = LintResult(analysis.findings.violations, analysis.findings.internal_errors, len(sources))
+    result = LintResult(analysis.findings.violations, scan_errors + list(analysis.findings.internal_errors), len(sources))
     result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     return result
 

@@ -99,28 +99,44 @@ def mentioned_names(rule_classes: Iterable[Type[Rule]]) -> FrozenSet[str]:
     return frozenset(name for rule in rule_classes for name in rule.SCAN_NAMES)
 
 
-def scanner(tree: SourceTree, config: RuleConfig) -> Callable[[str], prefilter.FileScan]:
+def scanner(tree: SourceTree, config: RuleConfig) -> Callable[[str], Tuple[prefilter.FileScan, Tuple[InternalError, ...]]]:
     """The byte scan of one file of `tree` for `config`'s rules: plain data from one file's bytes,
-    so the engine can run it on any core (`parallel.fork_map`) and fill `tree.scans`."""
+    so the engine can run it on any core (`parallel.fork_map`) and fill `tree.scans`; with the
+    crashes it survived. A file whose scan crashes is kept as if it sharded (everything it defines
+    counts for its importers), so a bug here costs time and an internal error, not findings."""
     mentioned = mentioned_names(config.rule_classes)
 
-    def screen(data: bytes, names: FrozenSet[str]) -> bool:
-        return _may_fire(config.rule_classes, data, names)
+    def scan(path: str) -> Tuple[prefilter.FileScan, Tuple[InternalError, ...]]:
+        errors: List[InternalError] = []
 
-    def scan(path: str) -> prefilter.FileScan:
-        return prefilter.scan_file(path, tree.data[path], tree.names[path], config.sharding_names, mentioned, screen)
+        def screen(data: bytes, names: FrozenSet[str]) -> bool:
+            return _may_fire(config.rule_classes, ScreenedFile(data), names, path, errors)
+
+        try:
+            found = prefilter.scan_file(path, tree.data[path], tree.names[path], config.sharding_names, mentioned, screen)
+        except Exception as error:  # one file's failure must not stop the run
+            errors.append(internal_error(path, "the byte scan", error))
+            found = prefilter.FileScan((), frozenset(), uses_sharding_name=True, mentioned=True)
+        return found, tuple(errors)
 
     return scan
 
 
-def _may_fire(rule_classes: Iterable[Type[Rule]], data: bytes, mentioned: FrozenSet[str]) -> bool:
+def _may_fire(rule_classes: Iterable[Type[Rule]], file: ScreenedFile, mentioned: FrozenSet[str], path: str, errors: List[InternalError]) -> bool:
     """Whether a rule whose `SCAN_NAMES` the file mentions could fire in it (`Rule.may_fire_in`).
-    A file the stdlib parser rejects is kept: its FSD001 comes from the analysis."""
-    file = ScreenedFile(data)
-    try:
-        return any(rule.may_fire_in(file) for rule in rule_classes if rule.SCAN_NAMES & mentioned)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return True
+    A file the stdlib parser rejects is kept: its FSD001 comes from the analysis. So is one whose
+    screen crashes."""
+    for rule in rule_classes:
+        if rule.SCAN_NAMES & mentioned:
+            try:
+                if rule.may_fire_in(file):
+                    return True
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return True
+            except Exception as error:
+                errors.append(internal_error(path, f"the screen of rule {rule.code}", error))
+                return True
+    return False
 
 
 def relevant_paths(tree: SourceTree, config: RuleConfig, explicit: Iterable[str] = ()) -> FrozenSet[str]:
