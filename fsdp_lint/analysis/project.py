@@ -490,9 +490,19 @@ class Project:
 
 
 def scopes_of(module: nodes.Module) -> Iterator[nodes.NodeNG]:
-    """The module's top level, then every function and method (nested ones too)."""
+    """The module's top level, then every function and method (nested ones too), in the order of
+    `nodes_of_class`. A `def` is a statement, so only statements (and the `except`/`case` clauses
+    that hold them) are walked, not the expressions that make up most of a tree."""
     yield module
-    yield from module.nodes_of_class(nodes.FunctionDef)
+    pending = list(reversed(list(module.get_children())))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, nodes.FunctionDef):
+            yield node
+        pending.extend(
+            child for child in reversed(list(node.get_children()))
+            if child.is_statement or isinstance(child, nodes.MatchCase)
+        )
 
 
 def _imported_names(module: nodes.Module) -> Iterator[str]:
