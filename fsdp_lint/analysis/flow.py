@@ -380,6 +380,8 @@ class Flow:
             return self._name(node)
         if isinstance(node, nodes.Attribute):
             return self._attribute(node)
+        if isinstance(node, nodes.Const):  # the commonest leaf: no children, nothing to track
+            return UNKNOWN
         if isinstance(node, nodes.Subscript):
             base = self._eval(node.value)
             self._eval(node.slice)
