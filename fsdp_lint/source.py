@@ -105,9 +105,9 @@ def _read(path: str) -> bytes:
             raise _NotARegularFile(path)
         size = status.st_size
         data = os.read(descriptor, size + 1)
-        if len(data) <= size:  # all of it: a regular file reads short only at its end
+        if len(data) == size:  # all of it: asked one byte more, a regular file stopped at its end
             return data
-        chunks = [data]  # it grew since, or its size says nothing (a pipe, a /proc file)
+        chunks = [data]  # it changed since, its size says nothing (/proc), or the read was capped
         while True:
             chunk = os.read(descriptor, 1 << 20)
             if not chunk:
