@@ -1,1 +1,1 @@
-"""Static rules, one contract per module (``fsdNNN_<name>.py``); see ``fsdp_lint.rule.Rule``."""
+"""Static rules, one contract per module (``fsdNNN_<name>.py``); see ``fsdp_lint.engine.rule.Rule``."""

@@ -4,7 +4,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Fresh, Obj
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 
 class RootOnlySharding(Rule):

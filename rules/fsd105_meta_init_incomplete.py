@@ -7,7 +7,7 @@ from astroid import nodes
 from fsdp_lint.analysis import known_apis
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj, Optimizer, Root, objects_in
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 # Module methods that give parameters real values after `to_empty`.
 INIT_METHODS = frozenset(

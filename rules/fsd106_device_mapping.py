@@ -6,7 +6,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis import known_apis
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 INIT_PROCESS_GROUP = frozenset({"torch.distributed.init_process_group", "torch.distributed.distributed_c10d.init_process_group"})
 INIT_DEVICE_MESH = frozenset({"torch.distributed.device_mesh.init_device_mesh", "torch.distributed.init_device_mesh"})

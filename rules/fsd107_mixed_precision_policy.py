@@ -8,7 +8,7 @@ from astroid import nodes
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.names import binding_of
 from fsdp_lint.analysis.values import Obj, objects_in
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 FSDP1_CONFIGS = {
     "MixedPrecision": ("mp_policy", "MixedPrecisionPolicy(param_dtype=..., reduce_dtype=...)"),

@@ -6,7 +6,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import BoundMethod, Obj, path_covers
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, Valid
 from fsdp_lint.violation import Edit
 
 

@@ -6,7 +6,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Optimizer, contained, path_covers
-from fsdp_lint.rule import Invalid, Option, Rule, Valid
+from fsdp_lint.engine.rule import Invalid, Option, Rule, Valid
 
 # Framework calls that take an optimizer built over the unsharded model and rebuild or remap it
 # after sharding (accelerate's `prepare`, composer's `parallelize_model`, Lightning Fabric).

@@ -7,7 +7,7 @@ from astroid import nodes
 from fsdp_lint.analysis.conditions import fsdp_version_branch
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, Valid
 from fsdp_lint.violation import Edit
 
 FSDP1_CLASSES = (

@@ -6,7 +6,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj, Params
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 DTYPES = frozenset(
     {"float16", "half", "bfloat16", "float32", "float", "float64", "double", "float8_e4m3fn", "float8_e5m2"}

@@ -7,7 +7,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Optimizer
-from fsdp_lint.rule import Invalid, Rule, ScreenedFile, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, ScreenedFile, Valid
 
 
 class GradientSyncLeftOff(Rule):
@@ -43,7 +43,7 @@ class GradientSyncLeftOff(Rule):
     """
 
     code = "FSD205"
-    # Files that mention none of these (nor fully_shard) are not parsed: see fsdp_lint/prefilter.py.
+    # Files that mention none of these (nor fully_shard) are not parsed: see fsdp_lint/engine/prefilter.py.
     SCAN_NAMES = frozenset({"set_requires_gradient_sync"})
     name = "gradient-sync-left-off"
     severity = "error"

@@ -8,7 +8,7 @@ from fsdp_lint.analysis import known_apis
 from fsdp_lint.analysis.conditions import may_call_under_rank_test, rank_only_branch
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj, Params
-from fsdp_lint.rule import Invalid, Rule, ScreenedFile, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, ScreenedFile, Valid
 
 CLIP_GRAD_NORM = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.get_total_norm"})
 # The last names of the functions `_collective` reports on an unsharded (or unknown) model, by
@@ -50,7 +50,7 @@ class CollectiveOnSomeRanks(Rule):
     """
 
     code = "FSD206"
-    # Files that mention none of these (nor fully_shard) are not parsed: see fsdp_lint/prefilter.py.
+    # Files that mention none of these (nor fully_shard) are not parsed: see fsdp_lint/engine/prefilter.py.
     SCAN_NAMES = frozenset({"full_tensor", "torch.distributed.checkpoint"})
     name = "collective-on-some-ranks"
     severity = "error"

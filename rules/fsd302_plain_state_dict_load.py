@@ -7,7 +7,7 @@ from astroid import nodes
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.names import binding_of
 from fsdp_lint.analysis.values import Obj
-from fsdp_lint.rule import Invalid, Rule, Valid
+from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 PLAIN_LOADERS = frozenset({"torch.load", "torch.serialization.load", "safetensors.torch.load_file", "safetensors.torch.load"})
 # Calls that turn plain tensors into DTensors (or load through DCP's state-dict API instead).

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tup
 from astroid import nodes
 
 from fsdp_lint.analysis.names import binding_of
-from fsdp_lint.prefilter import import_bound_names
+from fsdp_lint.engine.prefilter import import_bound_names
 
 if TYPE_CHECKING:
     from fsdp_lint.analysis.flow import Flow
-    from fsdp_lint.rule import ScreenedFile
+    from fsdp_lint.engine.rule import ScreenedFile
 
 # Functions that return this process's rank, by their last name component.
 _RANK_FUNCTIONS = frozenset({"get_rank", "get_local_rank", "get_global_rank", "get_node_local_rank"})

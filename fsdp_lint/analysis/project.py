@@ -72,7 +72,7 @@ class Project:
         of these modules only, and a call into any other module of the tree (`index`) is
         deferred: unknown code, recorded with what it receives and returns. The engine enters the
         modules whose deferred calls turn out to matter and starts again, to a fixpoint
-        (`fsdp_lint.tree_analysis`). None enters every module.
+        (`fsdp_lint.engine.tree_analysis`). None enters every module.
 
         `apis`: the sharding functions and optimizers the project declared (configuration).
         `memo`: what name resolution found, which depends on the tree alone, so the projects of

@@ -57,7 +57,7 @@ def test_files_that_only_call_a_declared_sharding_function_are_kept_by_the_scan(
     files = {"helper.py": HELPER, "caller.py": CALLER}
     assert codes(tmp_path, monkeypatch, ANALYSIS, files) == [("caller.py", "FSD201")]
     from fsdp_lint.analysis.declared_apis import DeclaredApis
-    from fsdp_lint.engine import LintOptions, lint_paths
+    from fsdp_lint.engine.lint import LintOptions, lint_paths
 
     apis = DeclaredApis(frozenset({"mylib.parallel.apply_fsdp"}))
     found = [[(v.path, v.line, v.code) for v in lint_paths(["."], LintOptions(apis=apis, prefilter=p)).violations] for p in (True, False)]

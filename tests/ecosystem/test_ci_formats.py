@@ -100,7 +100,7 @@ def test_github_annotations_parse_back_to_the_findings(tree):
 
 
 def test_github_escaping_of_properties_and_data():
-    from fsdp_lint.output.github import annotation
+    from fsdp_lint.frontends.output.github import annotation
     from fsdp_lint.violation import Violation
 
     v = Violation("dir,with:odd%/x.py", 3, 1, "FSD201", "forward-bypass", "100% of\r\nit", help="a,b: c")

@@ -46,7 +46,7 @@ def test_readme_has_examples_to_check():
 def test_readme_example_output_is_what_the_command_prints(tmp_path, command, expected):
     write_tree(tmp_path, {".git/HEAD": "", "src/train.py": README_TRAIN})
     argv = shlex.split(command[2:])
-    program = "from fsdp_lint.cli import main" if argv[0] == "fsdp-lint" else "from flake8.main.cli import main"
+    program = "from fsdp_lint.frontends.cli import main" if argv[0] == "fsdp-lint" else "from flake8.main.cli import main"
     done = subprocess.run(
         [sys.executable, "-c", f"import sys\n{program}\nsys.exit(main())", *argv[1:]],
         cwd=tmp_path, capture_output=True, text=True, timeout=120, env={"NO_COLOR": "1", "PATH": ""},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fsdp_lint import fixes
+from fsdp_lint.engine import fixes
 from fsdp_lint.violation import Edit, Violation
 from tests.ecosystem.samples import TRAIN
 from tests.static.helpers import run_cli, write_tree

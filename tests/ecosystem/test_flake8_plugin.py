@@ -6,7 +6,7 @@ import subprocess
 import sys
 from typing import List, Optional, Set, Tuple
 
-from fsdp_lint.registry import all_rules
+from fsdp_lint.engine.registry import all_rules
 from tests.ecosystem.samples import CLEAN, TRAIN
 from tests.static.helpers import write_tree
 
@@ -59,9 +59,9 @@ def test_unsaved_buffer_on_stdin_is_analysed_without_reading_the_file(tmp_path):
 def test_a_crash_in_the_plugin_does_not_abort_flake8(tmp_path):
     write_tree(tmp_path, {"a.py": "import os\n" + TRAIN, "b.py": "import sys\n"})
     prelude = (
-        "import fsdp_lint.engine\n"
+        "import fsdp_lint.engine.lint\n"
         "def boom(*args, **kwargs):\n    raise RuntimeError('simulated crash')\n"
-        "fsdp_lint.engine.lint_sources = boom"
+        "fsdp_lint.engine.lint.lint_sources = boom"
     )
     done = flake8(["--select", "F401,FSD", "--jobs", "1", "a.py", "b.py"], tmp_path, prelude=prelude)
     assert "There was a critical error" not in done.stderr

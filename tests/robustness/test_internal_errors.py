@@ -14,8 +14,8 @@ TRAIN = (
 )
 # FSD201 crashes in fragile.py only; FSD301 must still report there, FSD201 in sturdy.py.
 PRELUDE = """
-from fsdp_lint import parallel
-from fsdp_lint.registry import all_rules
+from fsdp_lint.engine import parallel
+from fsdp_lint.engine.registry import all_rules
 parallel.MIN_LINES = 0
 rule = all_rules()["FSD201"]
 original = rule.on_call
@@ -47,8 +47,8 @@ DCP_TRAIN = (
 # The FSD206 screen crashes on fragile.py, the byte scan on broken_scan.py: each file is kept
 # and analysed as if the screen or the scan had said yes, so no finding is lost.
 SCAN_PRELUDE = """
-from fsdp_lint import parallel, prefilter
-from fsdp_lint.registry import all_rules
+from fsdp_lint.engine import parallel, prefilter
+from fsdp_lint.engine.registry import all_rules
 parallel.MIN_BYTES = 0
 rule = all_rules()["FSD206"]
 original_screen = rule.may_fire_in.__func__

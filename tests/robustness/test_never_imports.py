@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from fsdp_lint.engine import LintOptions, lint_paths
+from fsdp_lint.engine.lint import LintOptions, lint_paths
 from tests.static.helpers import run_subprocess, write_tree
 
 SIDE_EFFECT = "open({marker!r}, 'w').write('imported')\nmodel = object()\n"

@@ -10,7 +10,7 @@ from typing import Dict, List, Tuple
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fsdp_lint.engine import LintOptions, lint_sources
+from fsdp_lint.engine.lint import LintOptions, lint_sources
 from tests.robustness.fsdp2_scripts import PROJECT, TRAIN_SCRIPT
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

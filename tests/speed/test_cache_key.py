@@ -7,7 +7,7 @@ import os
 import shutil
 
 import fsdp_lint.rules
-from fsdp_lint.cache import ResultCache
+from fsdp_lint.engine.cache import ResultCache
 
 
 def _cache_file(tmp_path) -> str:

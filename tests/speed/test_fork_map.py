@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from fsdp_lint import parallel
+from fsdp_lint.engine import parallel
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
 

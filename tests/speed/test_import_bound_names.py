@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from fsdp_lint.prefilter import import_bound_names
+from fsdp_lint.engine.prefilter import import_bound_names
 
 TRICKY = [
     "from .x import (a as b,  # a comment (with parentheses)\n    c,\n)\n",

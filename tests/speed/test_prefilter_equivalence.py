@@ -8,8 +8,8 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from fsdp_lint.engine import LintOptions, lint_paths, lint_sources
-from fsdp_lint.registry import all_rules
+from fsdp_lint.engine.lint import LintOptions, lint_paths, lint_sources
+from fsdp_lint.engine.registry import all_rules
 from tests.robustness.fsdp2_scripts import PROJECT, TRAIN_SCRIPT
 from tests.static.helpers import write_tree
 
@@ -148,7 +148,7 @@ def test_every_rule_example_is_found_with_the_prefilter():
 
 
 def test_jobs_and_cache_find_the_same(tmp_path, monkeypatch):
-    from fsdp_lint import parallel
+    from fsdp_lint.engine import parallel
 
     write_tree(tmp_path, {**PROJECT, "script.py": TRAIN_SCRIPT})
     monkeypatch.chdir(tmp_path)
@@ -248,8 +248,8 @@ def test_screened_files_keep_their_findings(tmp_path, monkeypatch, case):
 def test_the_screen_leaves_out_files_where_no_rule_can_fire():
     """What the screen is for: a library that mentions DCP everywhere (DCP itself) but calls no
     collective under a rank test is not parsed by astroid."""
-    from fsdp_lint.engine import _rule_config, _scan
-    from fsdp_lint.tree_analysis import SourceTree, relevant_paths
+    from fsdp_lint.engine.lint import _rule_config, _scan
+    from fsdp_lint.engine.tree_analysis import SourceTree, relevant_paths
 
     files, _ = SCREENED["no rank test around the call"]
     kept, _ = SCREENED["a rank test in the same function"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import py_compile
 
-from fsdp_lint import syntax_check
-from fsdp_lint.engine import LintOptions, lint_paths
+from fsdp_lint.engine import syntax_check
+from fsdp_lint.engine.lint import LintOptions, lint_paths
 
 GOOD = b"def f(x):\n    return x + 1\n"
 BROKEN_SAME_SIZE = b"def f(x):\n    return x + +\n"

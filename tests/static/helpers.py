@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, Optional, Sequence
 
-from fsdp_lint.cli import main
+from fsdp_lint.frontends.cli import main
 
 
 @dataclass
@@ -26,8 +26,8 @@ def run_cli(args: Sequence[str]) -> Run:
 
 
 def run_subprocess(args: Sequence[str], cwd: Optional[str] = None, env: Optional[Dict[str, str]] = None, prelude: str = "") -> Run:
-    """`python -c "<prelude>; fsdp_lint.cli.main()"`: a fresh interpreter, as a user runs it."""
-    code = f"{prelude}\nimport sys\nfrom fsdp_lint.cli import main\nsys.exit(main())"
+    """`python -c "<prelude>; fsdp_lint.frontends.cli.main()"`: a fresh interpreter, as a user runs it."""
+    code = f"{prelude}\nimport sys\nfrom fsdp_lint.frontends.cli import main\nsys.exit(main())"
     environment = dict(os.environ, **(env or {}))
     done = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=environment, capture_output=True, text=True, timeout=300)
     return Run(done.returncode, done.stdout, done.stderr)

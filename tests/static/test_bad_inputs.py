@@ -69,7 +69,7 @@ def test_empty_and_comment_only_files_are_clean(tmp_path):
 
 
 def test_a_crashing_rule_is_reported_and_the_others_still_run(tmp_path, monkeypatch):
-    from fsdp_lint.registry import all_rules
+    from fsdp_lint.engine.registry import all_rules
 
     def explode(self, node, flow):
         raise ValueError("boom")

@@ -6,15 +6,15 @@ import os
 from pathlib import Path
 
 from fsdp_lint.catalogue import catalogue
-from fsdp_lint.docs import with_table
-from fsdp_lint.registry import all_rules
+from fsdp_lint.frontends.docs import with_table
+from fsdp_lint.engine.registry import all_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_readme_rules_table_is_current():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert readme == with_table(readme), "README.md's rules table is stale: run `python -m fsdp_lint.docs`"
+    assert readme == with_table(readme), "README.md's rules table is stale: run `python -m fsdp_lint.frontends.docs`"
 
 
 def test_every_rule_and_runtime_check_file_is_named_after_its_contract():

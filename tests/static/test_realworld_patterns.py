@@ -9,7 +9,7 @@ from typing import Dict, Tuple
 
 import pytest
 
-from fsdp_lint.engine import LintOptions, lint_sources
+from fsdp_lint.engine.lint import LintOptions, lint_sources
 from fsdp_lint.selection import Selection
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from fsdp_lint.engine import lint_sources
-from fsdp_lint.registry import all_rules
+from fsdp_lint.engine.lint import lint_sources
+from fsdp_lint.engine.registry import all_rules
 from fsdp_lint.selection import Selection
-from fsdp_lint.engine import LintOptions
+from fsdp_lint.engine.lint import LintOptions
 
 CASES = [
     pytest.param(cls, kind, example, id=f"{code}-{kind}-{index}")

@@ -1,7 +1,7 @@
 """The analysis of one tree: parse the files that can matter, compute the tree's facts, run every
 selected rule over every scope of every analysed file.
 
-Files the byte scan (`fsdp_lint.prefilter`) leaves out are parsed only when the analysis needs
+Files the byte scan (`fsdp_lint.engine.prefilter`) leaves out are parsed only when the analysis needs
 them: to resolve a name that their imports may re-export, or to enter their code because a call
 into them receives or returns something that may hold shards (a helper given a sharded model), so
 the findings are those of parsing everything; `prefilter=False` parses and enters everything,
@@ -17,12 +17,12 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 
 from astroid import nodes
 
-from fsdp_lint import noqa, prefilter, syntax_check
+from fsdp_lint.engine import noqa, prefilter, syntax_check
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import CallListener, Flow
 from fsdp_lint.analysis.project import Project, ResolutionMemo
-from fsdp_lint.rule import Rule, RuleSetting, ScreenedFile
-from fsdp_lint.source import ParsedFile, character_column, parse, unanalysable
+from fsdp_lint.engine.rule import Rule, RuleSetting, ScreenedFile
+from fsdp_lint.engine.source import ParsedFile, character_column, parse, unanalysable
 from fsdp_lint.violation import Edit, Violation
 
 BUG_TRACKER = "https://github.com/fsdp-lint/fsdp-lint/issues"
@@ -95,7 +95,7 @@ class TreeAnalysis:
 
 def mentioned_names(rule_classes: Iterable[Type[Rule]]) -> FrozenSet[str]:
     """The names that rules which fire without a sharded model declare in `SCAN_NAMES`: a file
-    that mentions one is parsed (`fsdp_lint.prefilter`) if its rules' screens let it through."""
+    that mentions one is parsed (`fsdp_lint.engine.prefilter`) if its rules' screens let it through."""
     return frozenset(name for rule in rule_classes for name in rule.SCAN_NAMES)
 
 

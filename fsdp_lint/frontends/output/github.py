@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence, TextIO
 
-from fsdp_lint.output.paths import portable
+from fsdp_lint.frontends.output.paths import portable
 from fsdp_lint.violation import Violation
 
 

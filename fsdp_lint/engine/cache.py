@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from fsdp_lint import __version__
-from fsdp_lint.tree_analysis import SourceTree, TreeAnalysis
+from fsdp_lint.engine.tree_analysis import SourceTree, TreeAnalysis
 from fsdp_lint.violation import Violation
 
 _FORMAT = 3

@@ -37,7 +37,7 @@ from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.selection import PerFileIgnore
 
 if TYPE_CHECKING:
-    from fsdp_lint.rule import RuleSetting
+    from fsdp_lint.engine.rule import RuleSetting
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -179,8 +179,8 @@ def _rule_settings(path: str, value: Any) -> Tuple[RuleSetting, ...]:
         raise ConfigError(path, "rules", "must be a table of [tool.fsdp-lint.rules.CODE] tables")
     if not value:
         return ()
-    from fsdp_lint.registry import all_rules
-    from fsdp_lint.rule import RuleSetting
+    from fsdp_lint.engine.registry import all_rules
+    from fsdp_lint.engine.rule import RuleSetting
 
     rules = all_rules()
     found: List[RuleSetting] = []
@@ -220,7 +220,7 @@ def _declared_apis(path: str, value: Any) -> DeclaredApis:
 
 def excluded(path: str, patterns: Sequence[str]) -> bool:
     """Whether `path` or a directory above it matches an exclude glob (for `force-exclude`)."""
-    from fsdp_lint.files import matches_exclude
+    from fsdp_lint.engine.files import matches_exclude
 
     current = os.path.normpath(path)
     while current and current not in (".", os.sep):

@@ -7,7 +7,7 @@ import pkgutil
 from functools import lru_cache
 from typing import Dict, Type
 
-from fsdp_lint.rule import Rule
+from fsdp_lint.engine.rule import Rule
 
 
 @lru_cache(maxsize=1)

@@ -20,7 +20,7 @@ import multiprocessing
 import os
 from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple
 
-from fsdp_lint import shared_work
+from fsdp_lint.engine import shared_work
 from fsdp_lint.violation import Violation
 
 try:
@@ -71,7 +71,7 @@ def unparsable(
 ) -> List[Violation]:
     """FSD001 for each of `paths` that does not parse; `data` (the bytes read from disk) enables
     the bytecode-cache shortcut, which needs the files' real paths."""
-    from fsdp_lint.source import parse
+    from fsdp_lint.engine.source import parse
 
     found: List[Violation] = []
     for path in paths:

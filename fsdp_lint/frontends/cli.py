@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, TextIO
 from fsdp_lint import __version__
 
 if TYPE_CHECKING:
-    from fsdp_lint.config import Config
-    from fsdp_lint.engine import LintOptions, LintResult
+    from fsdp_lint.frontends.config import Config
+    from fsdp_lint.engine.lint import LintOptions, LintResult
     from fsdp_lint.violation import Violation
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -27,7 +27,7 @@ def _codes(values: Optional[List[str]]) -> List[str]:
 
 
 def _check_parser() -> argparse.ArgumentParser:
-    from fsdp_lint.output import FORMATS
+    from fsdp_lint.frontends.output import FORMATS
 
     parser = argparse.ArgumentParser(prog="fsdp-lint", description="Find PyTorch FSDP2 contract violations.")
     parser.add_argument("paths", nargs="*", default=["."], help="files or directories (default: .)")
@@ -63,7 +63,7 @@ def _check_parser() -> argparse.ArgumentParser:
 
 
 def _load_config(args: argparse.Namespace) -> Config:
-    from fsdp_lint import config
+    from fsdp_lint.frontends import config
 
     if args.isolated:
         return config.Config()
@@ -73,7 +73,7 @@ def _load_config(args: argparse.Namespace) -> Config:
 
 def _options(args: argparse.Namespace, settings: Config) -> LintOptions:
     """The run's options: each command-line flag replaces or extends its config key, as in ruff."""
-    from fsdp_lint.engine import LintOptions
+    from fsdp_lint.engine.lint import LintOptions
     from fsdp_lint.selection import Selection
 
     if args.select:
@@ -96,8 +96,8 @@ def _options(args: argparse.Namespace, settings: Config) -> LintOptions:
 
 
 def _check(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
-    from fsdp_lint.config import CODE, ConfigError, excluded
-    from fsdp_lint.engine import lint_paths
+    from fsdp_lint.frontends.config import CODE, ConfigError, excluded
+    from fsdp_lint.engine.lint import lint_paths
 
     args = _check_parser().parse_args(argv)
     unknown = [c for c in _codes(args.select) + _codes(args.extend_select) + _codes(args.ignore) if not CODE.match(c)]
@@ -127,7 +127,7 @@ def _check(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
 
 
 def _render(args: argparse.Namespace, violations: Sequence[Violation], out: TextIO) -> None:
-    from fsdp_lint.output import FORMATS, HUMAN_FORMATS, text
+    from fsdp_lint.frontends.output import FORMATS, HUMAN_FORMATS, text
 
     if args.statistics:
         text.render_statistics(violations, out)
@@ -147,8 +147,8 @@ def _finish(result: LintResult, err: TextIO) -> int:
 
 def _fix(args: argparse.Namespace, paths: Sequence[str], options: LintOptions, out: TextIO, err: TextIO) -> int:
     """`--diff` prints what `--fix` would write; `--fix` writes it and reports what is left."""
-    from fsdp_lint import fixes
-    from fsdp_lint.output import text
+    from fsdp_lint.engine import fixes
+    from fsdp_lint.frontends.output import text
 
     run = fixes.plan(paths, options)
     for refusal in run.refused:
@@ -168,7 +168,7 @@ def _fix(args: argparse.Namespace, paths: Sequence[str], options: LintOptions, o
 
 def _rule(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     from fsdp_lint.catalogue import lookup
-    from fsdp_lint.docs import rule_page
+    from fsdp_lint.frontends.docs import rule_page
 
     if len(argv) != 1:
         err.write("usage: fsdp-lint rule CODE\n")
@@ -182,7 +182,7 @@ def _rule(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
 
 
 def _rules(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
-    from fsdp_lint.docs import rules_list
+    from fsdp_lint.frontends.docs import rules_list
 
     out.write(rules_list())
     return EXIT_CLEAN
@@ -204,7 +204,7 @@ def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, err: Te
         err.write("fsdp-lint: interrupted\n")
         return EXIT_ERROR
     except Exception as error:  # the last line of defence: a message, never a traceback
-        from fsdp_lint.engine import BUG_TRACKER
+        from fsdp_lint.engine.lint import BUG_TRACKER
 
         err.write(f"fsdp-lint: internal error: {type(error).__name__}: {error}\nPlease report it at {BUG_TRACKER}.\n")
         return EXIT_ERROR

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Sequence, TextIO
 
-from fsdp_lint.output import github, json_format, sarif, text
+from fsdp_lint.frontends.output import github, json_format, sarif, text
 from fsdp_lint.violation import Violation
 
 Renderer = Callable[[Sequence[Violation], TextIO], None]

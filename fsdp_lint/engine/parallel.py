@@ -12,10 +12,10 @@ import os
 import pickle
 from typing import Any, Callable, List, Optional, Sequence, Tuple, TypeVar
 
-from fsdp_lint import shared_work
+from fsdp_lint.engine import shared_work
 from fsdp_lint.analysis.project import Project
-from fsdp_lint.source import ParsedFile
-from fsdp_lint.tree_analysis import Findings, RuleConfig, run_rules_on
+from fsdp_lint.engine.source import ParsedFile
+from fsdp_lint.engine.tree_analysis import Findings, RuleConfig, run_rules_on
 
 RulePass = Callable[[Project, Sequence[ParsedFile], RuleConfig], Findings]
 

@@ -17,8 +17,8 @@ from urllib.parse import quote
 
 from fsdp_lint import __version__
 from fsdp_lint.catalogue import Entry, catalogue
-from fsdp_lint.docs import why
-from fsdp_lint.output.paths import portable
+from fsdp_lint.frontends.docs import why
+from fsdp_lint.frontends.output.paths import portable
 from fsdp_lint.violation import Edit, Violation
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Iterator, List, Tuple, Type
 from fsdp_lint import __version__
 
 if TYPE_CHECKING:
-    from fsdp_lint.rule import RuleSetting
+    from fsdp_lint.engine.rule import RuleSetting
 
 # Files that cannot mention FSDP cannot break its contracts: skip them before the costly parse,
 # since flake8 runs every plugin on every file whatever `--select` says.
@@ -34,7 +34,7 @@ _MENTIONS_FSDP = re.compile(r"fsdp|fully_shard|FullySharded", re.IGNORECASE)
 
 @lru_cache(maxsize=1)
 def _rule_settings() -> Tuple["RuleSetting", ...]:
-    from fsdp_lint import config
+    from fsdp_lint.frontends import config
 
     try:
         path = config.find([os.getcwd()])
@@ -59,7 +59,7 @@ class Flake8Plugin:
         if not _MENTIONS_FSDP.search(text):
             return
         try:
-            from fsdp_lint.engine import LintOptions, lint_sources
+            from fsdp_lint.engine.lint import LintOptions, lint_sources
 
             result = lint_sources({self.filename: text}, LintOptions(noqa=False, rule_settings=_rule_settings()))
         except Exception as error:  # flake8 aborts its whole run on a plugin's exception

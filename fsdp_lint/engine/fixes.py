@@ -19,9 +19,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from fsdp_lint.engine import LintOptions, LintResult, lint_sources
-from fsdp_lint.files import discover
-from fsdp_lint.source import decode, read_bytes
+from fsdp_lint.engine.lint import LintOptions, LintResult, lint_sources
+from fsdp_lint.engine.files import discover
+from fsdp_lint.engine.source import decode, read_bytes
 from fsdp_lint.violation import Edit, Violation
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")

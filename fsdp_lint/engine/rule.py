@@ -95,7 +95,7 @@ class Rule(Contract, CallListener):
     INVALID: ClassVar[Sequence[Invalid]] = ()
     OPTIONS: ClassVar[Sequence[Option]] = ()
     # Names that make the byte scan keep a file for this rule even when nothing in it is sharded
-    # (`fsdp_lint.prefilter`): for rules that fire on a call itself, not on a sharded model.
+    # (`fsdp_lint.engine.prefilter`): for rules that fire on a call itself, not on a sharded model.
     SCAN_NAMES: ClassVar[FrozenSet[str]] = frozenset()
 
     @classmethod

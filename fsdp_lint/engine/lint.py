@@ -1,5 +1,5 @@
 """One run of the static linter: discover and read the files, answer from the cache when nothing
-that matters changed, else analyse the tree (`fsdp_lint.tree_analysis`) and drop what the
+that matters changed, else analyse the tree (`fsdp_lint.engine.tree_analysis`) and drop what the
 selection and `# noqa` silence.
 
 Nothing here knows a particular rule; nothing here imports torch or the linted code.
@@ -14,15 +14,15 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
-from fsdp_lint import parallel, syntax_check
+from fsdp_lint.engine import parallel, syntax_check
 from fsdp_lint.analysis.declared_apis import DeclaredApis
-from fsdp_lint.files import discover, module_name
-from fsdp_lint.prefilter import FileScan
-from fsdp_lint.registry import all_rules
-from fsdp_lint.rule import RuleSetting
+from fsdp_lint.engine.files import discover, module_name
+from fsdp_lint.engine.prefilter import FileScan
+from fsdp_lint.engine.registry import all_rules
+from fsdp_lint.engine.rule import RuleSetting
 from fsdp_lint.selection import Selection
-from fsdp_lint.source import decode, read_bytes
-from fsdp_lint.tree_analysis import (
+from fsdp_lint.engine.source import decode, read_bytes
+from fsdp_lint.engine.tree_analysis import (
     BUG_TRACKER, InternalError, RuleConfig, SourceTree, TreeAnalysis, analyse_tree, relevant_paths, scanner,
 )
 from fsdp_lint.violation import Violation
@@ -72,7 +72,7 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 
 def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
-    from fsdp_lint import cache
+    from fsdp_lint.engine import cache
 
     found = list(discover(paths, options.exclude, options.respect_gitignore))
     data: Dict[str, bytes] = {}
@@ -127,7 +127,7 @@ def _scan(tree: SourceTree, config: RuleConfig, jobs: int, hashes: Optional[Dict
     """Fill `tree.scans` with each file's byte scan, on every core for a large tree; and `hashes`,
     when given, with each file's content hash for the cache (in the same pass, as it reads the
     same bytes). Returns the crashes the scan survived."""
-    from fsdp_lint.cache import content_hash
+    from fsdp_lint.engine.cache import content_hash
 
     scan = scanner(tree, config)
     paths = sorted(tree.data)

@@ -1,5 +1,5 @@
 """Documentation generated from the catalogue, so that README, `fsdp-lint rule`, `fsdp-lint rules`
-and SARIF's rule metadata cannot disagree. `python -m fsdp_lint.docs` rewrites README.md's rules
+and SARIF's rule metadata cannot disagree. `python -m fsdp_lint.frontends.docs` rewrites README.md's rules
 table in place."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def rule_page(entry: Entry) -> str:
 
 
 def _options(code: str):
-    from fsdp_lint.registry import all_rules
+    from fsdp_lint.engine.registry import all_rules
 
     rule = all_rules().get(code)
     return rule.OPTIONS if rule is not None else ()
