@@ -1,0 +1,20 @@
+import argparse
+
+import torch
+
+from dist_utils import init_distributed
+from loading import load_pretrained
+from parallel import apply_fsdp
+from precision import use_fp32_master_weights
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--init-from", required=True)
+    args = parser.parse_args()
+    mesh = init_distributed()
+    model = load_pretrained(args.init_from)
+    use_fp32_master_weights(model)
+    apply_fsdp(model, mesh)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    return model, optimizer

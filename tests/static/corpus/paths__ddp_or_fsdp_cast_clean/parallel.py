@@ -1,0 +1,17 @@
+import torch
+from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+
+def apply_fsdp(model, mesh, param_dtype=torch.bfloat16):
+    """One unit per block, then the root (embeddings, final norm and head)."""
+    mp_policy = MixedPrecisionPolicy(param_dtype=param_dtype, reduce_dtype=torch.float32)
+    for block in model.layers:
+        fully_shard(block, mesh=mesh, mp_policy=mp_policy)
+    fully_shard(model, mesh=mesh, mp_policy=mp_policy)
+    return model
+
+
+def apply_ddp(model, device, dtype):
+    """Plain DDP keeps one full copy per rank: cast it once, here."""
+    model.to(device=device, dtype=dtype)
+    return torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index])
