@@ -128,9 +128,9 @@ class ChildShardedAfterParent(Rule):
 
 
 def _earlier_ancestor(flow: Flow, child: Obj) -> Optional[Tuple[Obj, int]]:
-    for event in flow.events:
+    for event in flow.events_before():
         if event.guarded and not flow.is_fully_shard_call(event.node):
             continue  # a helper that shards only under its own condition (`if shard:`)
-        if len(event.target.attrs) < len(child.attrs) and path_covers(event.target, child):
+        if flow.contains(event.target, child, strict=True):
             return event.target, event.node.lineno
     return None

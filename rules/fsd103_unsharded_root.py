@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from fsdp_lint.analysis.flow import Flow, ShardEvent
-from fsdp_lint.analysis.values import Obj, Root, path_covers
+from fsdp_lint.analysis.values import Obj
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 PRETRAINED = "transformers.PreTrainedModel"
@@ -136,24 +136,26 @@ class UnshardedRoot(Rule):
     ]
 
     def on_function_end(self, flow: Flow) -> None:
-        by_root = {}
-        for event in flow.events:
-            by_root.setdefault(event.target.root, []).append(event)
-        for root, events in by_root.items():
-            owned = self._unsharded_owned(flow, root, events)
+        for root, cls in sorted(flow.classes.items()):
+            if not flow.is_local(root):
+                continue
+            whole = Obj(root)
+            events = [e for e in flow.events if flow.contains(whole, e.target)]
+            owned = self._unsharded_owned(flow, whole, cls, events) if events else None
             if owned:
-                target = Obj(root).display
+                target = whole.display
                 fields = {"target": target, "owned": ", ".join(f"`{target}.{a}`" for a in owned)}
                 self.report(events[-1].node, self.message.format(**fields), help=self.help.format(**fields))
 
-    def _unsharded_owned(self, flow: Flow, root: Root, events: List[ShardEvent]) -> Optional[List[str]]:
-        cls = flow.classes.get(root)
-        if cls is None or not flow.is_local(root) or root in flow.escaped or root in flow.stored:
+    def _unsharded_owned(self, flow: Flow, whole: Obj, cls: str, events: List[ShardEvent]) -> Optional[List[str]]:
+        # Code that receives the model may still shard it, unless training already started here.
+        if (whole.root in flow.escaped or whole.root in flow.stored) and flow.plan_final(whole) is None:
             return None
-        if any(not e.target.attrs for e in events) or flow.project.may_be_sharded(Obj(root)):
+        if any(flow.contains(e.target, whole) for e in events):
             return None
         if cls == PRETRAINED:
             # Only repeated blocks sharded: embeddings, final norm and head are left out.
-            return ["embeddings and head"] if all("*" in e.target.attrs for e in events) else None
+            repeated = all(any("*" in name.attrs for name in flow.names_of(e.target)) for e in events)
+            return ["embeddings and head"] if repeated else None
         owned = flow.project.class_facts(cls).param_attrs
-        return [a for a in owned if not any(path_covers(e.target, Obj(root, (a,))) for e in events)] or None
+        return [a for a in owned if not any(flow.contains(e.target, whole.child(a)) for e in events)] or None

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Set, Tuple
 
+from fsdp_lint.analysis import paths
 from fsdp_lint.analysis.flow import Flow, ShardEvent
 from fsdp_lint.analysis.values import Obj, Root, path_covers
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
@@ -127,9 +128,9 @@ class SharedParamAcrossUnits(Rule):
     def on_function_end(self, flow: Flow) -> None:
         reported: Set[int] = set()
         for root, a, b in _ties(flow):
-            unit_a = _unit(flow.events, Obj(root, a[:-1]))
-            unit_b = _unit(flow.events, Obj(root, b[:-1]))
-            if unit_a is None or unit_b is None or unit_a.node is unit_b.node:
+            unit_a = _unit(flow, Obj(root, a[:-1]))
+            unit_b = _unit(flow, Obj(root, b[:-1]))
+            if unit_a is None or unit_b is None or unit_a.node is unit_b.node or not paths.compatible(unit_a.path, unit_b.path):
                 continue
             later = unit_a if unit_a.seq > unit_b.seq else unit_b
             if id(later.node) in reported:
@@ -158,7 +159,7 @@ def _ties(flow: Flow) -> List[Tuple[Root, Path, Path]]:
     return found
 
 
-def _unit(events: List[ShardEvent], module: Obj) -> Optional[ShardEvent]:
+def _unit(flow: Flow, module: Obj) -> Optional[ShardEvent]:
     """The innermost shard call covering `module`: the unit that manages its parameters."""
-    covering = [e for e in events if path_covers(e.target, module)]
+    covering = [e for e in flow.events if flow.contains(e.target, module)]
     return max(covering, key=lambda e: len(e.target.attrs)) if covering else None

@@ -7,7 +7,7 @@ from astroid import nodes
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import BoundMethod, Obj, path_covers
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
-from fsdp_lint.violation import Edit
+from fsdp_lint.violation import Edit, Fix
 
 
 class ForwardBypass(Rule):
@@ -119,7 +119,18 @@ class ForwardBypass(Rule):
             h = model.layers[0].forward(x)    # expect: FSD201
             model.unshard()                   # prefetching, not a reshard-bracketed call
             loss = model.forward(x)           # expect: FSD201
-            """
+            """,
+            fixed="""
+            from torch.distributed.fsdp import fully_shard as shard
+
+            for layer in model.layers:
+                shard(layer)
+            shard(model)
+            out = model(x)            # expect: FSD201
+            h = model.layers[0](x)    # expect: FSD201
+            model.unshard()                   # prefetching, not a reshard-bracketed call
+            loss = model(x)           # expect: FSD201
+            """,
         ),
         Invalid(
             """
@@ -142,7 +153,17 @@ class ForwardBypass(Rule):
 
                 def step(self, batch):
                     return self.model.forward(batch)   # expect: FSD201
-            """
+            """,
+            fixed="""
+            import torch
+
+            class Trainer:
+                def setup(self):
+                    torch.distributed.fsdp.fully_shard(self.model)
+
+                def step(self, batch):
+                    return self.model(batch)   # expect: FSD201
+            """,
         ),
         Invalid(
             {
@@ -164,7 +185,17 @@ class ForwardBypass(Rule):
                         for batch in loader:
                             loss = model.forward(batch)   # expect: FSD201
                     """,
-            }
+            },
+            fixed={
+                "pkg/train.py": """
+                    from pkg.parallel import apply_fsdp
+
+                    def main():
+                        model = apply_fsdp(Transformer())
+                        for batch in loader:
+                            loss = model(batch)   # expect: FSD201
+                    """,
+            },
         ),
         Invalid(
             {
@@ -184,7 +215,19 @@ class ForwardBypass(Rule):
                         shard_model(model)
                         evaluate(model, next(loader))
                     """,
-            }
+            },
+            fixed={
+                "train.py": """
+                    from shard_utils import shard_model
+
+                    def evaluate(model, batch):
+                        return model(batch)       # expect: FSD201
+
+                    def main(model):
+                        shard_model(model)
+                        evaluate(model, next(loader))
+                    """,
+            },
         ),
     ]
 
@@ -224,7 +267,9 @@ class ForwardBypass(Rule):
         fix = None
         if isinstance(node.func, nodes.Attribute) and node.func.attrname == "forward":
             receiver = node.func.expr
-            fix = Edit(receiver.end_lineno, receiver.end_col_offset, node.func.end_lineno, node.func.end_col_offset, "")
+            # Safe: the call goes through `nn.Module.__call__`, which runs `forward` with the same
+            # arguments and adds the hooks, FSDP's among them: what the call was meant to do.
+            fix = Fix.safe(Edit(receiver.end_lineno, receiver.end_col_offset, node.func.end_lineno, node.func.end_col_offset, ""))
         self.report(node, self.message.format(target=target), help=self.help.format(target=target), fix=fix)
 
 

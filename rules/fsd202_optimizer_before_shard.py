@@ -4,8 +4,8 @@ from typing import Set
 
 from astroid import nodes
 
-from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Optimizer, contained, path_covers
+from fsdp_lint.analysis.flow import Flow, Point
+from fsdp_lint.analysis.values import Optimizer, contained
 from fsdp_lint.engine.rule import Invalid, Option, Rule, Valid
 
 # Framework calls that take an optimizer built over the unsharded model and rebuild or remap it
@@ -191,13 +191,14 @@ class OptimizerBeforeShard(Rule):
 
     def on_function_end(self, flow: Flow) -> None:
         reported: Set[int] = set()
-        for seq, optimizer in flow.optimizers:
+        for built in flow.optimizers:
+            optimizer = built.optimizer
             if id(optimizer.node) in self._remapped or id(optimizer.node) in reported:
                 continue
-            for event in flow.events:
-                if event.seq < seq:
+            for event in flow.events + flow.replacements:
+                if not flow.happens_before(Point(built.seq, built.path), Point(event.seq, event.path)):
                     continue
-                owner = next((o for o in optimizer.over if path_covers(o, event.target) or path_covers(event.target, o)), None)
+                owner = next((o for o in optimizer.over if flow.contains(o, event.target) or flow.contains(event.target, o)), None)
                 if owner is not None:
                     reported.add(id(optimizer.node))
                     fields = {"cls": optimizer.cls_name, "owner": owner.display, "line": event.node.lineno}

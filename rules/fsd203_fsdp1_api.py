@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Optional, Tuple
 
 from astroid import nodes
@@ -8,7 +9,7 @@ from fsdp_lint.analysis.conditions import fsdp_version_branch
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
-from fsdp_lint.violation import Edit
+from fsdp_lint.violation import Edit, Fix
 
 FSDP1_CLASSES = (
     "torch.distributed.fsdp.FullyShardedDataParallel",
@@ -46,7 +47,10 @@ class Fsdp1Api(Rule):
     `fsdp_version(m) == 1`, `self.is_fsdp2`, `hasattr(m, "no_sync")`) is not reported.
 
     `--fix` rewrites a simple `with model.no_sync():` block into
-    `model.set_requires_gradient_sync(False)`, the block's body, `model.set_requires_gradient_sync(True)`.
+    `model.set_requires_gradient_sync(False)` and a `try:` around the block's body whose `finally:`
+    calls `model.set_requires_gradient_sync(True)`, so that sync comes back on every way out of the
+    block. The fix is unsafe (`--unsafe-fixes`) where the function changes the sync state elsewhere
+    too: `no_sync()` restored the state it found, the rewrite sets `True`.
 
     ## Why is this bad?
     `fully_shard` modules are not `FullyShardedDataParallel` instances. The instance methods do
@@ -66,8 +70,10 @@ class Fsdp1Api(Rule):
     ```python
     fully_shard(model)
     model.set_requires_gradient_sync(False)
-    loss.backward()
-    model.set_requires_gradient_sync(True)
+    try:
+        loss.backward()
+    finally:
+        model.set_requires_gradient_sync(True)
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     ```
     """
@@ -125,7 +131,28 @@ class Fsdp1Api(Rule):
                 with FSDP.state_dict_type(model, StateDictType.FULL_STATE_DICT):  # expect: FSD203
                     state = model.state_dict()
                 model.layers[0]._handle.reshard(True)                            # expect: FSD203
-            """
+            """,
+            fixed="""
+            import torch
+            from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, StateDictType, fully_shard
+            from torch.distributed.fsdp.sharded_grad_scaler import ShardedGradScaler
+
+            def train(model, batches):
+                for layer in model.layers:
+                    fully_shard(layer)
+                fully_shard(model)
+                scaler = ShardedGradScaler()                                     # expect: FSD203
+                for batch in batches:
+                    model.set_requires_gradient_sync(False)
+                    try:                                        # expect: FSD203
+                        model(batch).sum().backward()
+                    finally:
+                        model.set_requires_gradient_sync(True)
+                    model.clip_grad_norm_(1.0)                                   # expect: FSD203
+                with FSDP.state_dict_type(model, StateDictType.FULL_STATE_DICT):  # expect: FSD203
+                    state = model.state_dict()
+                model.layers[0]._handle.reshard(True)                            # expect: FSD203
+            """,
         ),
         Invalid(
             {
@@ -158,12 +185,23 @@ class Fsdp1Api(Rule):
         self.report(node, self.message.format(what=what, target=target), help=fix, fix=_no_sync_rewrite(node))
 
 
-def _no_sync_rewrite(node: nodes.Call) -> Optional[Edit]:
-    """`with m.no_sync():` + body -> `m.set_requires_gradient_sync(False)`, body, `...(True)`.
+def _no_sync_rewrite(node: nodes.Call) -> Optional[Fix]:
+    """`with m.no_sync():` + body -> `m.set_requires_gradient_sync(False)`, then the body as a
+    `try:` whose `finally:` calls `m.set_requires_gradient_sync(True)`.
 
-    Only for the simple shape: the call is the `with` statement's only item, without `as`, and the
-    body sits on its own lines indented deeper than the `with` (so it can be dedented verbatim,
-    comments included).
+    The `finally` re-enables gradient sync on every way out of the block, as `no_sync()` did: a
+    `break`, `continue`, `return` or exception in it (and any call can raise) would otherwise leave
+    sync off for the rest of training (FSD205). The body's lines are not touched: they become the
+    `try`'s body where they are, comments included.
+
+    Safe, unless the rewrite can differ from `no_sync()`: `no_sync()` restored the state it found
+    where the rewrite sets `True`, which differs where sync may already be off when the block starts
+    (it is nested in another `no_sync()` block, or the scope calls `set_requires_gradient_sync`
+    itself); and the rewrite evaluates the receiver twice (unless it is a name or an attribute of
+    one). Those fixes are unsafe. What a caller did before calling the function is not seen.
+
+    Only for the simple shape: the call is the `with` statement's only item, without `as`, its
+    header is one line, and the body starts on the lines below.
     """
     statement = node.parent
     func = node.func
@@ -171,27 +209,57 @@ def _no_sync_rewrite(node: nodes.Call) -> Optional[Edit]:
         return None
     if len(statement.items) != 1 or statement.items[0][1] is not None or node.args or node.keywords:
         return None
-    lines = node.root().file_bytes.decode("utf-8").splitlines(keepends=True)
-    first, last = statement.body[0].lineno, statement.body[-1].end_lineno
-    if first <= statement.lineno or not last:
+    header, last = statement.lineno, statement.body[-1].end_lineno
+    if node.lineno != header or node.end_lineno != header or statement.body[0].lineno <= header or not last:
         return None
-    newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
-    outer = lines[statement.lineno - 1][: statement.col_offset]
-    inner = lines[first - 1][: len(lines[first - 1]) - len(lines[first - 1].lstrip())]
-    if outer.strip() or not inner.startswith(outer) or len(inner) <= len(outer):
+    lines = _LINES.findall(node.root().file_bytes.decode("utf-8"))
+    if last > len(lines):
         return None
-    body = []
-    for line in lines[first - 1 : last]:
-        text = line.rstrip("\r\n")
-        if text.strip() and not text.startswith(inner):
-            return None  # a continuation line less indented than the body: not a simple shape
-        body.append(outer + text[len(inner) :] if text.strip() else "")
+    raw = lines[header - 1].encode("utf-8")
+    colon = re.match(rb"[ \t]*\)?[ \t]*:", raw[node.end_col_offset :])
+    outer = raw[: statement.col_offset].decode("utf-8")
+    first_body = lines[statement.body[0].lineno - 1]
+    inner = first_body[: len(first_body) - len(first_body.lstrip(" \t"))]
+    if colon is None or outer.strip(" \t") or not inner.startswith(outer) or len(inner) <= len(outer):
+        return None
+    newline = raw[len(raw.rstrip(b"\r\n")) :].decode() or "\n"
     receiver = func.expr.as_string()
-    replacement = newline.join(
-        [f"{receiver}.set_requires_gradient_sync(False)"] + body + [f"{outer}{receiver}.set_requires_gradient_sync(True)"]
+    end_of_body = len(lines[last - 1].rstrip("\r\n").encode("utf-8"))
+    edits = (
+        Edit(header, statement.col_offset, header, node.end_col_offset + colon.end(),
+             f"{receiver}.set_requires_gradient_sync(False){newline}{outer}try:"),
+        Edit(last, end_of_body, last, end_of_body,
+             f"{newline}{outer}finally:{newline}{inner}{receiver}.set_requires_gradient_sync(True)"),
     )
-    end_text = lines[last - 1].rstrip("\r\n")
-    return Edit(statement.lineno, statement.col_offset, last, len(end_text.encode("utf-8")), replacement)
+    if _sync_may_be_off(statement) or not _evaluated_freely(func.expr):
+        return Fix.unsafe(*edits)
+    return Fix.safe(*edits)
+
+
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")  # lines as Python counts them
+
+
+def _sync_may_be_off(statement: nodes.With) -> bool:
+    """Whether gradient sync may be off where the `with` starts: inside another `no_sync()` block
+    of its scope, or in a scope that sets the sync state itself."""
+    scope = statement.scope()
+    for ancestor in statement.node_ancestors():
+        if ancestor is scope:
+            break
+        if isinstance(ancestor, nodes.With) and any(_calls(item, "no_sync") for item, _ in ancestor.items):
+            return True
+    return any(_calls(call, "set_requires_gradient_sync") for call in scope.nodes_of_class(nodes.Call))
+
+
+def _calls(node: nodes.NodeNG, method: str) -> bool:
+    return isinstance(node, nodes.Call) and isinstance(node.func, nodes.Attribute) and node.func.attrname == method
+
+
+def _evaluated_freely(expression: nodes.NodeNG) -> bool:
+    """A name or a chain of attributes of one: evaluating it twice is evaluating it once."""
+    while isinstance(expression, nodes.Attribute):
+        expression = expression.expr
+    return isinstance(expression, nodes.Name)
 
 
 def _fsdp1_call(node: nodes.Call, flow: Flow) -> Optional[Tuple[str, str, str]]:
@@ -208,15 +276,15 @@ def _fsdp1_call(node: nodes.Call, flow: Flow) -> Optional[Tuple[str, str, str]]:
     owner, _, method = (qname or "").rpartition(".")
     if owner in FSDP1_CLASSES and method in STATIC_METHODS and node.args:
         module = flow.value(node.args[0])
-        if isinstance(module, Obj) and flow.holds_shards_known_here(module):
+        if isinstance(module, Obj) and flow.may_hold_shards(module):
             return f"`FullyShardedDataParallel.{method}`", module.display, STATIC_METHODS[method]
         return None
     receiver = flow.value(func.expr)
-    if func.attrname in METHODS and isinstance(receiver, Obj) and flow.may_be_sharded(receiver) and flow.holds_shards_known_here(receiver):
+    if func.attrname in METHODS and isinstance(receiver, Obj) and flow.may_be_sharded(receiver):
         return f"`.{func.attrname}()`", receiver.display, METHODS[func.attrname]
     handle = func.expr
     if isinstance(handle, nodes.Attribute) and handle.attrname == "_handle":
         module = flow.value(handle.expr)
-        if isinstance(module, Obj) and flow.may_be_sharded(module) and flow.holds_shards_known_here(module):
+        if isinstance(module, Obj) and flow.may_be_sharded(module):
             return "`._handle` (the FSDP1 flat-parameter handle)", module.display, "use `model.unshard()` / `model.reshard()` on the fully_shard module"
     return None

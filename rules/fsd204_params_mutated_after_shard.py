@@ -4,6 +4,7 @@ from typing import Optional
 
 from astroid import nodes
 
+from fsdp_lint.analysis import known_apis
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj, Params
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
@@ -12,7 +13,6 @@ DTYPES = frozenset(
     {"float16", "half", "bfloat16", "float32", "float", "float64", "double", "float8_e4m3fn", "float8_e5m2"}
 )
 CASTING_METHODS = frozenset({"half", "bfloat16", "float", "double"})
-PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
 
 class ParamsMutatedAfterShard(Rule):
@@ -172,4 +172,4 @@ def _is_dtype(expr: nodes.NodeNG, flow: Flow) -> bool:
 
 
 def _is_parameter(expr: Optional[nodes.NodeNG], flow: Flow) -> bool:
-    return isinstance(expr, nodes.Call) and flow.qualified_name(expr.func) in PARAMETER_CLASSES
+    return expr is not None and known_apis.is_parameter_call(expr, flow.qualified_name)

@@ -180,7 +180,7 @@ def _collective(node: nodes.Call, flow: Flow) -> Optional[str]:
         return f"`dcp.{dcp}`"
     state = known_apis.state_dict_function(qname)
     if state is not None:
-        if not known_apis.full_state_dict_option(node):
+        if flow.full_state_dict(node) is not True:
             return None
         module = flow.value(node.args[0]) if node.args else None
         if isinstance(module, Obj) and flow.provably_unsharded(module):

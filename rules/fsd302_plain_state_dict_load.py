@@ -123,7 +123,7 @@ class PlainStateDictLoad(Rule):
         if not isinstance(func, nodes.Attribute) or func.attrname != "load_state_dict" or not node.args:
             return
         target = flow.value(func.expr)
-        if not isinstance(target, Obj) or not flow.holds_shards_known_here(target):
+        if not isinstance(target, Obj) or not flow.may_hold_shards(target):
             return
         loader = _plain_source(node.args[0], flow, 0)
         if loader is None or _distributes(flow):

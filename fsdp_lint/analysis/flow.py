@@ -1,42 +1,69 @@
-"""The flow interpreter: one pass over a function body in program order.
+"""The flow interpreter: one walk over a function body (or a module's top level), in one calling
+context, along the paths the code can take.
 
-Statements run in order, both arms of a branch run one after the other (a "may" analysis), loop
-bodies run once. Each expression gets an abstract value (`fsdp_lint.analysis.values`), cached per
-node so that rules can ask for it without re-running side effects. Calls of functions defined in
-the linted tree apply that function's summary (what it shards, what it returns), so sharding
-helpers in other modules count at the point where they are called.
+Statements run in order. At a branch each arm starts from the state before it and the states are
+joined where the arms meet; every fact the rules order (a shard, an optimizer built, a parameter
+replaced) records the branch outcomes that lead to it (`fsdp_lint.analysis.paths`), so "A happens
+before B" holds only when one run passes through both. Loop bodies run until their bindings stop
+changing (twice at most: a second pass sees what the first one bound).
+
+Calls of functions of the linted tree are analysed in the context of the call
+(`fsdp_lint.analysis.context`): the callee sees what the caller knows of the objects it passes,
+and the caller gets back what the callee did to them, what it stored on them and what it
+returned, with object identity kept through tuples, dicts and the APIs that return their argument.
+A class called constructs an object and runs its `__init__` on it.
+
+Each expression gets an abstract value (`fsdp_lint.analysis.values`), kept per node so that
+rules can ask for it without re-running side effects.
 """
 
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple, Union
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Set, Tuple, Union
 
 from astroid import nodes
 
-from fsdp_lint.analysis import known_apis
+from fsdp_lint.analysis import known_apis, paths
+from fsdp_lint.analysis.context import (
+    UNKNOWN_CONTEXT, AttrPath, Context, ObjectFacts, Origin, RootMapper, ShardEvent, Summary, relative_value,
+)
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
+from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
     UNKNOWN,
     BoundMethod,
+    ClassRef,
     Container,
     Deferred,
+    Either,
     Fresh,
     Iterable,
     Obj,
     Optimizer,
+    Options,
     Params,
+    Partial,
     Root,
     ShardFunction,
     StateDict,
+    Unknown,
     Value,
+    either,
     objects_in,
+    options_of,
     path_covers,
+    related_objects,
 )
 
 if TYPE_CHECKING:
     from fsdp_lint.analysis.project import Project
+
+__all__ = ["AttrAssignment", "CallListener", "Flow", "Point", "ShardEvent", "Summary", "scope_key"]
+
+# How deep calls are followed with the rules listening (the facts follow them deeper).
+MAX_RULE_DEPTH = 8
 
 
 def scope_key(scope: nodes.NodeNG) -> str:
@@ -47,18 +74,16 @@ def scope_key(scope: nodes.NodeNG) -> str:
     return f"{module.name}:{scope.qname()}:{scope.lineno}"
 
 
-@dataclass
-class ShardEvent:
-    target: Obj
-    node: nodes.NodeNG
-    seq: int = 0
-    # Made by a helper under a condition of its own (`if shard: fully_shard(m)`): it may not happen.
-    guarded: bool = False
+class Point(NamedTuple):
+    """A place in one walk: its rank in program order and the branch outcomes that lead to it."""
+
+    seq: int
+    path: Path
 
 
 @dataclass
 class AttrAssignment:
-    """`owner.attr = value` at `node` (the target), with the flow's sequence number at that point."""
+    """`owner.attr = value` at `node` (the target), at that point of the walk."""
 
     node: nodes.AssignAttr
     owner: Value
@@ -66,23 +91,17 @@ class AttrAssignment:
     value: Value
     value_node: Optional[nodes.NodeNG]
     seq: int
+    path: Path = EMPTY
 
 
-@dataclass
-class Summary:
-    """What a call of a function does, in terms of its parameters."""
-
-    key: str
-    param_names: List[str]
-    param_roots: Dict[str, Root]
-    self_root: Optional[Root]
-    events: List[ShardEvent] = field(default_factory=list)
-    escaped: Set[Root] = field(default_factory=set)
-    returns: Value = UNKNOWN
+class OptimizerBuilt(NamedTuple):
+    seq: int
+    optimizer: Optimizer
+    path: Path
 
 
 class CallListener:
-    """What a rule sees of a flow: each call before it takes effect, and the end of the function."""
+    """What a rule sees of a flow: each call before it takes effect, and the end of the walk."""
 
     def on_call(self, node: nodes.Call, flow: "Flow") -> None:  # pragma: no cover - interface
         pass
@@ -90,112 +109,207 @@ class CallListener:
     def on_function_end(self, flow: "Flow") -> None:  # pragma: no cover - interface
         pass
 
+    def on_callee(self, flow: "Flow", call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
+        """A function of the tree is called in `context`: the engine walks it with the rules."""
+
+
+@dataclass
+class _State:
+    """What a branch copies and joins: the bindings and the path."""
+
+    env: Dict[str, Value]
+    attr_env: Dict[Tuple[Root, AttrPath], Value]
+    path: Path
+
 
 class Flow:
-    """The state of one walk over one scope (a function, or a module's top-level statements)."""
+    """The state of one walk over one scope in one calling context."""
 
-    def __init__(self, project: "Project", scope: nodes.NodeNG, listener: Optional[CallListener] = None):
+    def __init__(
+        self, project: "Project", scope: nodes.NodeNG, listener: Optional[CallListener] = None,
+        context: Context = UNKNOWN_CONTEXT, origins: Optional[Dict[str, Origin]] = None,
+        chain: Tuple[nodes.NodeNG, ...] = (),
+    ):
         self.project = project
         self.scope = scope
         self.key = scope_key(scope)
         self.listener = listener
+        self.context = context
+        self.origins = origins or {}
+        self.chain = chain  # the calls that led here from an entry point, outermost first
         self.env: Dict[str, Value] = {}
-        self.attr_env: Dict[Tuple[Root, Tuple[str, ...]], Value] = {}
+        self.attr_env: Dict[Tuple[Root, AttrPath], Value] = {}
         self.values: Dict[nodes.NodeNG, Value] = {}
         self.events: List[ShardEvent] = []
-        self.optimizers: List[Tuple[int, Optimizer]] = []
+        self.replacements: List[ShardEvent] = []  # parameters replaced (load_state_dict(assign=True), new nn.Parameter)
+        self.optimizers: List[OptimizerBuilt] = []
+        self.forwards: List[Tuple[Point, Obj]] = []  # modules called (`model(batch)`)
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
         self.returns: List[Value] = []
         self.conditions: List[Tuple[nodes.NodeNG, bool]] = []
         self.attr_assignments: List[AttrAssignment] = []
+        self.path: Path = EMPTY
         # The class each local object was constructed from, the objects built under a meta-device
         # context (`with torch.device("meta")`), and the objects stored into an attribute, item or
         # container (so that code elsewhere may reach them).
         self.classes: Dict[Root, str] = {}
         self.meta_roots: Set[Root] = set()
         self.stored: Set[Root] = set()
+        self._seq = 0
         self._meta_depth = 0
         self._generations: Dict[str, int] = {}
+        self._versions: Dict[str, int] = {}
+        self._candidates: Dict[int, OptimizerBuilt] = {}  # unknown calls over parameters: optimizers once stepped
         self.self_root: Optional[Root] = None
         self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
         self.param_names: List[str] = []
+        self.known_params: Set[Root] = set()  # parameters the calling context says something about
         if isinstance(scope, nodes.FunctionDef):
             self._bind_parameters(scope)
+        self._inherit_globals()
 
     # ---- entry points -------------------------------------------------------------------------
 
     def run(self) -> "Flow":
-        body = self.scope.body
-        self._block(body)
+        self._block(self.scope.body)
         if self.listener is not None:
             self.listener.on_function_end(self)
         return self
 
     def summary(self) -> Summary:
-        returned = next((v for v in self.returns if not isinstance(v, type(UNKNOWN))), UNKNOWN)
-        return Summary(self.key, self.param_names, self.param_roots, self.self_root, list(self.events), set(self.escaped), returned)
+        own_events = [e for e in self.events if not e.inherited]
+        writes = []
+        for (root, attrs), value in self.attr_env.items():
+            if root == self.self_root or root in self.param_roots.values() or ":" not in root[0]:
+                writes.append((Obj(root, attrs), value))
+        returned = either(self.returns) if self.returns else UNKNOWN
+        meta = {root for root in self.meta_roots if root[0] == self.key and root not in self.param_roots.values()}
+        return Summary(
+            self.key, self.param_names, self.param_roots, self.self_root, own_events, list(self.replacements),
+            set(self.escaped), returned, writes, meta,
+        )
 
     # ---- queries for rules ------------------------------------------------------------------------
 
     def value(self, node: nodes.NodeNG) -> Value:
         return self.values.get(node, UNKNOWN)
 
+    def point(self) -> Point:
+        """Where the walk is now (rules call this from `on_call`): after every fact recorded so
+        far, before the next."""
+        return Point(self._seq + 1, self.path)
+
+    def seq(self) -> int:
+        return self._seq + 1
+
+    @staticmethod
+    def happens_before(first: Point, second: Point) -> bool:
+        """Whether one run of the function reaches `first` and then `second`."""
+        return first.seq < second.seq and paths.compatible(first.path, second.path)
+
+    def events_before(self, point: Optional[Point] = None) -> List[ShardEvent]:
+        """The shard events that one run can make before `point` (default: here)."""
+        point = point or self.point()
+        return [e for e in self.events if self.happens_before(Point(e.seq, e.path), point)]
+
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
 
-    def sharded_here(self, obj: Obj, before: Optional[int] = None) -> Optional[ShardEvent]:
-        """The earlier shard event in this walk that covers `obj` (it or an ancestor), if any;
-        with `before`, only events whose sequence number is lower (program order at that point)."""
+    def sharded_here(self, obj: Obj, before: Union[int, Point, None] = None) -> Optional[ShardEvent]:
+        """The shard event covering `obj` (it or an ancestor) that one run can make before this
+        point (or before `before`, a point or a sequence number on the current path)."""
+        point = before if isinstance(before, Point) else Point(self._seq + 1 if before is None else before, self.path)
+        names = self.names_of(obj)
         for event in self.events:
-            if (before is None or event.seq < before) and path_covers(event.target, obj):
+            if self.happens_before(Point(event.seq, event.path), point) and any(path_covers(event.target, name) for name in names):
                 return event
         return None
 
-    def may_be_sharded(self, obj: Obj, before: Optional[int] = None) -> bool:
-        """Whether `obj` may lie in a sharded tree at this point of the walk (or at sequence
-        number `before`, for facts recorded earlier in the walk).
+    def may_be_sharded(self, obj: Obj, before: Union[int, Point, None] = None) -> bool:
+        """Whether `obj` may lie in a sharded tree at this point: sharded on a path through here,
+        in this function, by a function it called, or before it was called (its context)."""
+        return self.sharded_here(obj, before) is not None
 
-        Local objects follow program order; parameters, `self` attributes and globals use the
-        project's facts, unless this very scope shards them (then program order decides).
-        """
-        if self.sharded_here(obj, before) is not None:
-            return True
-        if self.is_local(obj.root):
-            return False
-        if any(event.target.root == obj.root for event in self.project.events_of_scope(self.key)):
-            return False
-        return self.project.may_be_sharded(obj)
+    def has_sharded_descendant_here(self, obj: Obj) -> bool:
+        point = self.point()
+        return any(
+            self.contains(obj, e.target, strict=True) and self.happens_before(Point(e.seq, e.path), point)
+            for e in self.events
+        )
+
+    def contains(self, outer: Obj, inner: Obj, strict: bool = False) -> bool:
+        """Whether `inner` is `outer` or lies inside it (strictly: below it), also through what
+        is stored in attributes (`model.layers` holding the list that `block` came from)."""
+        outer = self.canonical(outer)
+        return any(
+            path_covers(outer, name) and (not strict or len(name.attrs) > len(outer.attrs))
+            for name in self.names_of(inner)
+        )
+
+    def names_of(self, obj: Obj) -> List[Obj]:
+        """`obj` and the paths it is reachable by through stored attributes: an object stored as
+        `model.layers` is also `model.layers` (a few steps up, the first few paths)."""
+        found = [self.canonical(obj)]
+        index = 0
+        while index < len(found) and len(found) < 16:
+            current = found[index]
+            for (owner, attrs), value in self.attr_env.items():
+                for option in options_of(value):
+                    if isinstance(option, Obj) and option.root == current.root and option.attrs == current.attrs[: len(option.attrs)]:
+                        name = Obj(owner, attrs + current.attrs[len(option.attrs):])
+                        if name not in found:
+                            found.append(name)
+            index += 1
+        return found
 
     def may_hold_shards(self, obj: Obj) -> bool:
-        """Whether `obj` or any module inside it may be sharded (its state dict holds DTensors)."""
-        if self.may_be_sharded(obj) or self.has_sharded_descendant_here(obj):
-            return True
-        return not self.is_local(obj.root) and self.project.has_sharded_descendant(obj)
-
-    def holds_shards_known_here(self, obj: Obj) -> bool:
-        """Like `may_hold_shards`, but for a parameter of this function only when this scope itself
-        shards it: a helper's parameter is not assumed sharded because some caller somewhere passes
-        a sharded module (that caller may only do so on a path the helper's own caller guards)."""
-        if self.sharded_here(obj) is not None or self.has_sharded_descendant_here(obj):
-            return True
-        if obj.root in self.param_roots.values():
-            return False
-        return self.may_hold_shards(obj)
+        """Whether `obj` or any module inside it may be sharded here (its state dict holds DTensors)."""
+        return self.may_be_sharded(obj) or self.has_sharded_descendant_here(obj)
 
     def provably_unsharded(self, obj: Obj) -> bool:
-        """Whether `obj` holds no DTensor yet: nothing in it is sharded at this point, and it is
-        either local to this scope or a parameter that this scope shards later (program order)."""
+        """Whether `obj` holds no DTensor yet: nothing in it is sharded on any path to here, and
+        what it is is known (a local object, or one the calling context describes)."""
         if self.may_hold_shards(obj):
             return False
-        return self.is_local(obj.root) or any(e.target.root == obj.root for e in self.project.events_of_scope(self.key))
+        root = self.canonical(obj).root
+        return self.is_local(root) or root in self.known_params
+
+    def plan_final(self, obj: Obj) -> Optional[Point]:
+        """The first point where `obj`'s sharding plan is final: an optimizer is built over its
+        parameters, or it runs a forward (a later `fully_shard` would lose the optimizer's
+        parameters or need the lazy init again), so no caller can complete the plan."""
+        points = [Point(b.seq, b.path) for b in self.optimizers if any(self.contains(o, obj) or self.contains(obj, o) for o in b.optimizer.over)]
+        points += [point for point, called in self.forwards if self.contains(called, obj) or self.contains(obj, called)]
+        return min(points, default=None)
 
     def explicitly_unsharded(self, obj: Obj) -> bool:
         return any(path_covers(u, obj) or path_covers(obj, u) for u in self.unsharded)
 
-    def has_sharded_descendant_here(self, obj: Obj) -> bool:
-        return any(path_covers(obj, e.target) and len(e.target.attrs) > len(obj.attrs) for e in self.events)
+    def origin_of(self, obj: Obj) -> Optional[Origin]:
+        """How `obj`'s sharding reached this function (an inherited event), if it did."""
+        event = self.sharded_here(obj)
+        return event.origin if event is not None and event.inherited else None
+
+    def canonical(self, obj: Obj) -> Obj:
+        """`obj` by the object it denotes: `self.model` is the model stored there, if known."""
+        for _ in range(8):
+            for length in range(len(obj.attrs), 0, -1):
+                stored = self.attr_env.get((obj.root, obj.attrs[:length]))
+                if isinstance(stored, Obj) and stored.root != obj.root:
+                    obj = Obj(stored.root, stored.attrs + obj.attrs[length:], obj.cls)
+                    break
+            else:
+                return obj
+        return obj
+
+    def full_state_dict(self, call: nodes.Call) -> Optional[bool]:
+        """Whether a state-dict call returns a full state dict (its `options=`, as far as this
+        walk knows their value); None when not visible."""
+        options = next((k.value for k in call.keywords or [] if k.arg == "options"), None)
+        value = self.value(options) if options is not None else None
+        return known_apis.full_state_dict_of(value, options is not None, any(k.arg is None for k in call.keywords or []))
 
     def qualified_name(self, expr: nodes.NodeNG) -> Optional[str]:
         return self.project.qualified_name(expr)
@@ -212,21 +326,54 @@ class Flow:
     def _bind_parameters(self, func: nodes.FunctionDef) -> None:
         args = func.args
         positional = list(args.posonlyargs or []) + list(args.args or [])
-        is_method = isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func)
+        in_class = isinstance(func.parent, nodes.ClassDef)
+        is_method = in_class and not _is_staticmethod(func)
         for index, arg in enumerate(positional + list(args.kwonlyargs or [])):
-            if index == 0 and is_method and not _is_classmethod(func):
+            if index == 0 and is_method and _is_classmethod(func):
+                self.env[arg.name] = ClassRef(self.project.class_qname(func.parent))
+                continue
+            if index == 0 and is_method:
                 self.self_root = (scope_key(func.parent), "self", 0)
                 self.self_class = func.parent
-                self.env[arg.name] = Obj(self.self_root)
-                self.param_names.append(arg.name)
-                continue
-            root = (self.key, arg.name, 0)
-            self.param_roots[arg.name] = root
+                root = self.self_root
+            else:
+                root = (self.key, arg.name, 0)
+                self.param_roots[arg.name] = root
             self.param_names.append(arg.name)
-            self.env[arg.name] = Obj(root)
+            facts = self.context.of(arg.name)
+            self.env[arg.name] = self._adopt(arg.name, root, facts)
+        for extra in (args.vararg, args.kwarg):
+            if extra:
+                self.env[extra] = UNKNOWN
 
-    def _next_seq(self) -> int:
-        return len(self.events) + len(self.optimizers)
+    def _adopt(self, name: str, root: Root, facts: Union[ObjectFacts, Value, None]) -> Value:
+        """The value of a parameter in this context: an object with the caller's facts about it,
+        or the caller's own value (an optimizer, a state dict, a list of models)."""
+        if facts is None:
+            return Obj(root)
+        if not isinstance(facts, ObjectFacts):
+            self.known_params.add(root)
+            return facts
+        self.known_params.add(root)
+        origin = self.origins.get(name)
+        for attrs in sorted(facts.sharded):
+            node = origin.shard if origin is not None else self.scope
+            self.events.append(ShardEvent(Obj(root, attrs), node, -1, origin=origin or Origin(self.scope, "a caller")))
+        if facts.meta:
+            self.meta_roots.add(root)
+        if facts.cls:
+            self.classes[root] = facts.cls
+        for attrs, value in facts.attrs:
+            self.attr_env[(root, attrs)] = value
+        return Obj(root, cls=facts.cls)
+
+    def _inherit_globals(self) -> None:
+        for root, attrs in sorted(self.context.globals):
+            self.events.append(ShardEvent(Obj(root, attrs), self.scope, -1, origin=Origin(self.scope, "module level")))
+
+    def _tick(self) -> int:
+        self._seq += 1
+        return self._seq
 
     def _new_root(self, name: str) -> Root:
         if self.scope is self.scope.root():
@@ -234,10 +381,6 @@ class Flow:
         generation = self._generations.get(name, 0) + 1
         self._generations[name] = generation
         return (self.key, name, generation)
-
-    def seq(self) -> int:
-        """The sequence number the next shard event or optimizer would get (program order)."""
-        return self._next_seq()
 
     def _materialise(self, value: Value, name: Union[str, nodes.NodeNG]) -> Value:
         """A fresh object bound to `name` (a variable, or the expression passed as an argument:
@@ -251,10 +394,15 @@ class Flow:
             return obj
         return value
 
+    def _bump(self, name: Optional[str]) -> None:
+        if name:
+            self._versions[name] = self._versions.get(name, 0) + 1
+
     def _bind(self, target: nodes.NodeNG, value: Value) -> None:
         if isinstance(target, nodes.AssignName):
             value = self._materialise(value, target.name)
             self.env[target.name] = value
+            self._bump(target.name)
             if self.scope is self.scope.root() and isinstance(value, Obj) and value.root != (self.key, target.name, 0):
                 self.project.add_alias((self.key, target.name, 0), value)
         elif isinstance(target, (nodes.Tuple, nodes.List)):
@@ -269,22 +417,31 @@ class Flow:
         elif isinstance(target, nodes.AssignAttr):
             owner = self._eval(target.expr)
             assigned = target.parent.value if isinstance(target.parent, (nodes.Assign, nodes.AnnAssign)) else None
-            self.attr_assignments.append(AttrAssignment(target, owner, target.attrname, value, assigned, self._next_seq()))
+            self.attr_assignments.append(AttrAssignment(target, owner, target.attrname, value, assigned, self._seq + 1, self.path))
             self._store(value)
+            self._bump(paths.attribute_chain(target))
             if isinstance(owner, Obj):
                 value = self._materialise(value, f"{owner.display}.{target.attrname}")
+                if assigned is not None and known_apis.is_parameter_call(assigned, self.qualified_name):
+                    self._replaced(owner, target)
                 self.attr_env[(owner.root, owner.attrs + (target.attrname,))] = value
                 if owner.root == self.self_root or not self.is_local(owner.root):
                     self.project.add_attr_value(owner.root, owner.attrs + (target.attrname,), value)
         elif isinstance(target, nodes.Subscript):
             self._store(value)
-            self._eval(target.slice)
+            key = self._eval(target.slice)
             container = self._eval(target.value)
             if isinstance(target.value, nodes.Name):
                 if isinstance(container, Container):
-                    self.env[target.value.name] = Container(container.items + (value,))
+                    if container.keys is not None and isinstance(target.slice, nodes.Const):
+                        keys = tuple(k for k in container.keys if k != target.slice.value) + (target.slice.value,)
+                        items = tuple(v for k, v in zip(container.keys, container.items) if k != target.slice.value) + (value,)
+                        self.env[target.value.name] = Container(items, keys)
+                    else:
+                        self.env[target.value.name] = Container(container.items + (value,))
                 elif isinstance(container, StateDict):
                     self.env[target.value.name] = UNKNOWN
+            del key
         elif isinstance(target, nodes.Starred):
             self._bind(target.value, UNKNOWN)
 
@@ -292,16 +449,53 @@ class Flow:
         for obj in objects_in(value):
             self.stored.add(obj.root)
 
+    def _replaced(self, owner: Obj, node: nodes.NodeNG) -> None:
+        """`owner`'s parameters are replaced by new tensors: an optimizer built before holds the old ones."""
+        self.replacements.append(ShardEvent(self.canonical(owner), node, self._tick(), path=self.path))
+
     # ---- statements ------------------------------------------------------------------------------
+
+    def _snapshot(self) -> _State:
+        return _State(dict(self.env), dict(self.attr_env), self.path)
+
+    def _restore(self, state: _State) -> None:
+        self.env, self.attr_env, self.path = dict(state.env), dict(state.attr_env), state.path
+
+    def _join(self, states: List[Optional[_State]]) -> None:
+        """The state where arms meet; an arm that never falls through (None) adds nothing."""
+        live = [s for s in states if s is not None]
+        if not live:
+            return  # no arm falls through: what follows is unreachable from here; keep walking
+        if len(live) == 1:
+            self._restore(live[0])
+            return
+        self.env = _join_maps([s.env for s in live])
+        self.attr_env = _join_maps([s.attr_env for s in live])
+        path = live[0].path
+        for state in live[1:]:
+            path = paths.join(path, state.path)
+        self.path = path
+
+    def _arm(self, body: List[nodes.NodeNG], start: _State, literal: Optional[paths.Literal]) -> Optional[_State]:
+        """Walk one arm from `start`; its end state, or None when it cannot fall through."""
+        self._restore(start)
+        if literal is not None:
+            self.path = self.path | {literal}
+        self._block(body)
+        return None if _leaves(body) else self._snapshot()
+
+    def _literal(self, test: nodes.NodeNG, taken: bool) -> paths.Literal:
+        return paths.literal(test, taken, lambda name: self._versions.get(name, 0))
 
     def _block(self, statements: List[nodes.NodeNG]) -> None:
         guards = 0
         for statement in statements:
             self._statement(statement)
-            if isinstance(statement, nodes.If) and _returns(statement.body) and not statement.orelse:
-                # `if test: return` - the rest of the block runs only where `test` is false.
-                self.conditions.append((statement.test, False))
-                guards += 1
+            if isinstance(statement, nodes.If) and _leaves(statement.body) and not statement.orelse:
+                if _returns(statement.body):
+                    # `if test: return` - the rest of the block runs only where `test` is false.
+                    self.conditions.append((statement.test, False))
+                    guards += 1
         if guards:
             del self.conditions[-guards:]
 
@@ -325,20 +519,21 @@ class Flow:
             self.returns.append(returned)
         elif isinstance(node, nodes.If):
             self._eval(node.test)
+            start = self._snapshot()
             self.conditions.append((node.test, True))
-            self._block(node.body)
+            then = self._arm(node.body, start, self._literal(node.test, True))
             self.conditions[-1] = (node.test, False)
-            self._block(node.orelse)
+            orelse = self._arm(node.orelse, start, self._literal(node.test, False))
             self.conditions.pop()
+            self._join([then, orelse])
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
             iterated = self._eval(node.iter)
-            self._bind(node.target, _element_of(iterated))
-            self._block(node.body)
+            self._loop(node.body, lambda: self._bind(node.target, _element_of(iterated)))
             self._block(node.orelse)
         elif isinstance(node, nodes.While):
             self._eval(node.test)
             self.conditions.append((node.test, True))
-            self._block(node.body)
+            self._loop(node.body, lambda: None)
             self.conditions.pop()
             self._block(node.orelse)
         elif isinstance(node, (nodes.With, nodes.AsyncWith)):
@@ -352,19 +547,41 @@ class Flow:
             self._block(node.body)
             self._meta_depth -= meta
         elif isinstance(node, _TRY_NODES):
+            start = self._snapshot()
             self._block(node.body)
+            after_body = self._snapshot()
+            ends: List[Optional[_State]] = [None if _leaves(node.body) else after_body]
             for handler in node.handlers:
+                # A handler starts from anywhere in the body: the state before or after it.
+                self._join([start, after_body])
                 self._block(handler.body)
+                ends.append(None if _leaves(handler.body) else self._snapshot())
+            self._join(ends if any(e is not None for e in ends) else [after_body])
             self._block(node.orelse)
             self._block(node.finalbody)
         elif isinstance(node, nodes.Match):
             self._eval(node.subject)
-            for case in node.cases:
-                self._block(case.body)
+            start = self._snapshot()
+            ends = [self._arm(case.body, start, None) for case in node.cases]
+            ends.append(start)  # no case may match
+            self._join(ends)
         else:
             for child in node.get_children():
                 if isinstance(child, nodes.NodeNG) and not child.is_statement:
                     self._eval(child)
+
+    def _loop(self, body: List[nodes.NodeNG], bind_target) -> None:
+        """Run a loop body until its bindings stop changing (at most twice), joining each pass
+        with the state before it (the body may run zero times)."""
+        before = self._snapshot()
+        for _ in range(2):
+            entry = self._snapshot()
+            bind_target()
+            self._block(body)
+            self._join([entry, self._snapshot()])
+            if self.env == entry.env and self.attr_env == entry.attr_env:
+                break
+        self._join([before, self._snapshot()])
 
     # ---- expressions -----------------------------------------------------------------------------
 
@@ -385,23 +602,13 @@ class Flow:
         if isinstance(node, nodes.Subscript):
             base = self._eval(node.value)
             self._eval(node.slice)
-            if isinstance(base, Obj):
-                return base.child("*")
-            if isinstance(base, Container) and base.items and isinstance(node.slice, nodes.Const):
-                return _container_item(base, node.slice.value)
-            return UNKNOWN
+            return either([_subscript(option, node.slice) for option in options_of(base)])
         if isinstance(node, nodes.Call):
             return self._call(node)
         if isinstance(node, (nodes.List, nodes.Tuple, nodes.Set)):
             return Container(tuple(self._eval(element) for element in node.elts))
         if isinstance(node, nodes.Dict):
-            items = []
-            for key, val in node.items:
-                key_value = self._eval(key)
-                items.append(self._eval(val))
-                if isinstance(key, nodes.DictUnpack) or key_value is None:
-                    continue
-            return Container(tuple(items))
+            return self._dict(node)
         if isinstance(node, (nodes.ListComp, nodes.GeneratorExp, nodes.SetComp)):
             for generator in node.generators:
                 self._bind(generator.target, _element_of(self._eval(generator.iter)))
@@ -423,19 +630,35 @@ class Flow:
             return value
         if isinstance(node, nodes.IfExp):
             self._eval(node.test)
+            start = self._snapshot()
             self.conditions.append((node.test, True))
+            self.path = start.path | {self._literal(node.test, True)}
             body = self._eval(node.body)
             self.conditions[-1] = (node.test, False)
+            self.path = start.path | {self._literal(node.test, False)}
             orelse = self._eval(node.orelse)
             self.conditions.pop()
-            return body if isinstance(body, Obj) else orelse
-        if isinstance(node, (nodes.Lambda,)):
+            self.path = start.path
+            return either([body, orelse])
+        if isinstance(node, nodes.Lambda):
             return UNKNOWN
         if isinstance(node, nodes.Await):
             return self._eval(node.value)
         for child in node.get_children():
             self._eval(child)
         return UNKNOWN
+
+    def _dict(self, node: nodes.Dict) -> Value:
+        items, keys = [], []
+        constant = True
+        for key, val in node.items:
+            self._eval(key)
+            items.append(self._eval(val))
+            if isinstance(key, nodes.Const):
+                keys.append(key.value)
+            else:
+                constant = False
+        return Container(tuple(items), tuple(keys) if constant else None)
 
     def _name(self, node: nodes.Name) -> Value:
         if node.name in self.env:
@@ -448,9 +671,9 @@ class Flow:
             return UNKNOWN
         scope = binding.scope()
         if isinstance(binding, nodes.AssignName) and isinstance(scope, nodes.Module):
+            if isinstance(binding.parent, nodes.Assign) and _is_shard_partial(binding.parent.value, self):
+                return ShardFunction()
             return Obj((scope_key(scope), node.name, 0))
-        if isinstance(binding, (nodes.Import, nodes.ImportFrom, nodes.FunctionDef, nodes.ClassDef)):
-            return UNKNOWN
         if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
             if _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
@@ -458,16 +681,18 @@ class Flow:
 
     def _attribute(self, node: nodes.Attribute) -> Value:
         base = self._eval(node.expr)
+        return either([self._attribute_of(option, node.attrname) for option in options_of(base)])
+
+    def _attribute_of(self, base: Value, attr: str) -> Value:
         if isinstance(base, Obj):
-            key = (base.root, base.attrs + (node.attrname,))
+            key = (base.root, base.attrs + (attr,))
             if key in self.attr_env:
                 return self.attr_env[key]
-            known = self.project.attr_value(base.root, key[1])
-            if known is not None and not isinstance(known, Obj):
-                return known
-            if node.attrname == "forward":
+            if attr == "forward":
                 return BoundMethod(base, "forward")
-            return base.child(node.attrname)
+            return base.child(attr)
+        if isinstance(base, Container) and base.keys is None and not base.items:
+            return UNKNOWN
         return UNKNOWN
 
     def _call(self, node: nodes.Call) -> Value:
@@ -483,21 +708,42 @@ class Flow:
         qname = self.qualified_name(func)
         first = args[0] if args else keywords.get("module", UNKNOWN)
         if self.shards(qname) or isinstance(func_value, ShardFunction):
+            seq = self._tick()
             for target in objects_in(self._materialise(first, "<module>")):
-                self.events.append(ShardEvent(target, node, self._next_seq(), guarded=bool(self.conditions)))
+                self.events.append(ShardEvent(self.canonical(target), node, seq, path=self.path))
             return first
-        if qname in PARTIAL and args and self.shards(self.qualified_name(node.args[0])):
-            return ShardFunction()
-        if isinstance(func, nodes.Attribute) and isinstance(self.value(func.expr), (Obj, Optimizer)):
-            return self._method_call(node, func.attrname, self.value(func.expr), args, keywords)
+        if qname in PARTIAL and args:
+            if self.shards(self.qualified_name(node.args[0])):
+                return ShardFunction()
+            target_name = self.qualified_name(node.args[0])
+            if isinstance(self.project.callable_for_flow(target_name), nodes.FunctionDef):
+                named = tuple((k, v) for k, v in keywords.items() if k is not None)
+                return Partial(target_name, tuple(args[1:]), named)
+        if isinstance(func_value, Partial):
+            target = self.project.callable_for_flow(func_value.qname)
+            merged = dict(func_value.keywords)
+            merged.update(keywords)
+            if isinstance(target, nodes.FunctionDef):
+                return self._apply_summary(node, target, None, list(func_value.args) + args, merged)
+        if isinstance(func_value, ClassRef):
+            return self._construct(node, func_value.qname, args, keywords)
+        if isinstance(func_value, Obj):
+            self.forwards.append((self.point(), func_value))
+        if known_apis.is_state_dict_options(qname):
+            return Options(known_apis.full_state_dict(node))
+        if isinstance(func, nodes.Attribute):
+            receivers = options_of(self.value(func.expr))
+            if any(isinstance(r, (Obj, Optimizer)) for r in receivers):
+                return either([
+                    self._method_call(node, func.attrname, r, args, keywords) if isinstance(r, (Obj, Optimizer)) else UNKNOWN
+                    for r in receivers
+                ])
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
         if optimizer is not None:
             params = args[0] if args else keywords.get("params", UNKNOWN)
             owners = _param_owners(params)
             if owners:
-                result = Optimizer(owners, node, optimizer)
-                self.optimizers.append((self._next_seq(), result))
-                return result
+                return self._optimizer_built(Optimizer(tuple(self.canonical(o) for o in owners), node, optimizer))
             return UNKNOWN
         getter = known_apis.state_dict_getter(qname)
         if getter is not None:
@@ -514,20 +760,56 @@ class Flow:
         if isinstance(target, nodes.FunctionDef):
             return self._apply_summary(node, target, None, args, keywords)
         if isinstance(target, nodes.ClassDef):
-            return Fresh(qname)
+            return self._construct(node, qname, args, keywords)
         if qname and qname.startswith(known_apis.LEAF_MODULE_PREFIX) and qname.rsplit(".", 1)[-1][:1].isupper():
             return Fresh(qname)
         if isinstance(func, nodes.Attribute) and func.attrname in known_apis.PRETRAINED_FACTORIES and qname and qname.startswith("transformers."):
             return Fresh("transformers.PreTrainedModel")
         self._escape(args, keywords)
+        owners = _param_owners(args[0]) if args else ()
+        if owners:
+            # Unknown code given parameters: an optimizer if the code later steps it.
+            candidate = Optimizer(tuple(self.canonical(o) for o in owners), node, _callee_name(func))
+            self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
+            return candidate
         return Fresh(None)
+
+    def _optimizer_built(self, optimizer: Optimizer) -> Optimizer:
+        self.optimizers.append(OptimizerBuilt(self._tick(), optimizer, self.path))
+        return optimizer
+
+    def _construct(self, node: nodes.Call, qname: Optional[str], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
+        """`Cls(...)` for a class of the tree: a new object on which `__init__` runs (or whose
+        dataclass / NamedTuple fields take the arguments)."""
+        if not qname:
+            return Fresh(None)
+        obj = self._materialise(Fresh(qname), _assigned_name(node) or f"{qname.rsplit('.', 1)[-1]}()")
+        assert isinstance(obj, Obj)
+        init = self.project.resolve_method(obj, None, "__init__")
+        if isinstance(init, Deferred):
+            self._defer(node, init.module, obj, args, keywords)
+        elif isinstance(init, nodes.FunctionDef):
+            self._apply_summary(node, init, obj, args, keywords)
+        else:
+            fields = self.project.record_fields(qname)
+            for name, value in list(zip(fields, args)) + [(k, v) for k, v in keywords.items() if k in fields]:
+                self.attr_env[(obj.root, (name,))] = value
+                self._store(value)
+        return obj
 
     def _method_call(self, node: nodes.Call, method: str, receiver: Value, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         if isinstance(receiver, Optimizer):
+            candidate = self._candidates.pop(id(receiver.node), None)
+            if candidate is not None and method in known_apis.OPTIMIZER_USES:
+                self.optimizers.append(candidate)
             return StateDict(receiver) if method == "state_dict" else UNKNOWN
         assert isinstance(receiver, Obj)
         if method in ("parameters", "named_parameters"):
             return Params(receiver)
+        if method == "load_state_dict" and any(k == "assign" for k in keywords):
+            assign = next(kw.value for kw in node.keywords if kw.arg == "assign")
+            if not (isinstance(assign, nodes.Const) and assign.value is False):
+                self._replaced(receiver, node)
         if method == "state_dict":
             own = self.project.resolve_method(receiver, self.self_root, method, self.self_class)
             if isinstance(own, Deferred):
@@ -561,10 +843,7 @@ class Flow:
         return Fresh(None)
 
     def _state_dict_getter(self, node: nodes.Call, getter: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
-        options = next((kw.value for kw in node.keywords or [] if kw.arg == "options"), None)
-        if options is None and len(node.args) > (2 if getter == "get_state_dict" or getter == "get_optimizer_state_dict" else 1):
-            options = node.args[-1]
-        if options is not None and not _options_keep_shards(options):
+        if self.full_state_dict(node) is not False:
             return UNKNOWN
         module = args[0] if args else keywords.get("model", UNKNOWN)
         if getter == "get_optimizer_state_dict" and len(args) > 1 and isinstance(args[1], Optimizer):
@@ -578,10 +857,8 @@ class Flow:
 
     def _escape(self, args: List[Value], keywords: Dict[Optional[str], Value]) -> None:
         for value in list(args) + list(keywords.values()):
-            for obj in objects_in(value):
+            for obj in related_objects(value):
                 self.escaped.add(obj.root)
-            if isinstance(value, Params):
-                self.escaped.add(value.owner.root)
 
     # ---- calls into the linted tree -----------------------------------------------------------------
 
@@ -597,79 +874,163 @@ class Flow:
         self.project.defer(module, list(args) + list(keywords.values()) + ([receiver] if receiver is not None else []), result.root)
         return result
 
-    def _apply_summary(self, node: nodes.Call, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
-        summary = self.project.summary(func)
+    def _bound_arguments(self, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Dict[str, Value]:
+        """Parameter name -> argument value, as Python binds them (defaults left out: unknown)."""
+        arguments = func.args
+        positional = [a.name for a in list(arguments.posonlyargs or []) + list(arguments.args or [])]
+        is_method = isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func)
+        bound: Dict[str, Value] = {}
+        if is_method and positional:
+            if not _is_classmethod(func) and receiver is not None:
+                bound[positional[0]] = receiver
+            positional = positional[1:]
+        for name, value in zip(positional, args):
+            bound[name] = value
+        names = set(positional) | {a.name for a in arguments.kwonlyargs or []}
+        for name, value in keywords.items():
+            if name in names:
+                bound[name] = value
+        for name, default in _defaults(arguments):
+            if name not in bound and isinstance(default, (nodes.Name, nodes.Attribute)):
+                value = self._eval(default)
+                if not isinstance(value, Unknown):
+                    bound[name] = value
+        return bound
+
+    def _context_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG) -> Tuple[Context, Dict[str, Origin]]:
+        """What this walk knows, at this call, of the objects the callee receives: facts about
+        each object argument relative to the parameter, other values as they are, and the
+        sharded paths of module globals and of the objects those other values refer to."""
+        here = self.point()
+        live = [e for e in self.events if self.happens_before(Point(e.seq, e.path), here)]
+        params: List[Tuple[str, Union[ObjectFacts, Value]]] = []
+        origins: Dict[str, Origin] = {}
+        referred: List[Obj] = []
+        for name in sorted(bound):
+            value = bound[name]
+            if isinstance(value, Obj):
+                facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name)
+                params.append((name, facts))
+                if origin is not None:
+                    origins[name] = origin
+            elif not isinstance(value, (Unknown, Fresh)):
+                params.append((name, value))
+                referred.extend(self.canonical(o) for o in related_objects(value))
+        shared = frozenset(
+            (e.target.root, e.target.attrs) for e in live
+            if ":" not in e.target.root[0] or any(path_covers(o, e.target) or path_covers(e.target, o) for o in referred)
+        )
+        return Context(tuple(params), shared), origins
+
+    def _facts_of(self, base: Obj, root: Root, live: List[ShardEvent], call: nodes.NodeNG, callee: str) -> Tuple[ObjectFacts, Optional[Origin]]:
+        sharded = set()
+        origin: Optional[Origin] = None
+        for event in live:
+            target = event.target
+            if target.root == base.root and len(target.attrs) >= len(base.attrs) and path_covers(Obj(base.root, target.attrs[: len(base.attrs)]), base):
+                sharded.add(target.attrs[len(base.attrs):])
+            elif path_covers(target, base):
+                sharded.add(())
+            else:
+                continue
+            if origin is None:
+                source = event.origin or Origin(event.node, self._display_name())
+                origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
+        # what is stored on the object (`self.model`): its value as the callee will see it
+        attrs = []
+        for (owner, attr_path), value in sorted(self.attr_env.items(), key=lambda item: (item[0][0], item[0][1])):
+            if owner == base.root and attr_path[: len(base.attrs)] == base.attrs and len(attr_path) > len(base.attrs):
+                relative = relative_value(value, base, root)
+                if relative is not None and _shareable(relative):
+                    attrs.append((attr_path[len(base.attrs):], relative))
+                if isinstance(value, Obj):
+                    for event in live:
+                        if path_covers(value, event.target) or path_covers(event.target, value):
+                            extra = event.target.attrs[len(value.attrs):] if path_covers(value, event.target) else ()
+                            sharded.add(attr_path[len(base.attrs):] + extra)
+                            if origin is None:
+                                source = event.origin or Origin(event.node, self._display_name())
+                                origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
+        cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
+        meta = base.root in self.meta_roots and not base.attrs
+        return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs)), origin
+
+    def _display_name(self) -> str:
+        return f"{self.scope.name}()" if isinstance(self.scope, nodes.FunctionDef) else "module level"
+
+    def _apply_summary(self, node: nodes.NodeNG, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
+        bound = self._bound_arguments(func, receiver, args, keywords)
+        context, origins = self._context_for(func, bound, node)
+        if func is not self.scope:
+            self.project.called.add(scope_key(func))
+        summary = self.project.summary(func, context, origins)
+        if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH:
+            self.listener.on_callee(self, node, func, context, origins)
         if summary is None:
             self._escape(args, keywords)
             if receiver is not None:
                 self.escaped.add(receiver.root)
             return Fresh(None)
-        bound: Dict[Root, Value] = {}
-        names = summary.param_names[1:] if summary.self_root is not None else summary.param_names
-        for name, value in zip(names, args):
-            bound[summary.param_roots[name]] = value
-        for name, value in keywords.items():
-            if name in summary.param_roots:
-                bound[summary.param_roots[name]] = value
-        if summary.self_root is not None and receiver is not None:
-            bound[summary.self_root] = receiver
-        for root, value in bound.items():
-            if isinstance(value, Obj) and root != summary.self_root:
-                self.project.add_alias(root, value)
-        mapper = _RootMapper(bound, summary.key, self.key, node, self.project)
+        by_root: Dict[Root, Value] = {}
+        for name, value in bound.items():
+            root = _param_root(func, name)
+            if root == summary.self_root or root in summary.param_roots.values():
+                by_root[root] = self.canonical(value) if isinstance(value, Obj) else value
+                if isinstance(value, Obj) and root != summary.self_root:
+                    self.project.add_alias(root, value)
+        mapper = RootMapper(by_root, summary.key, self.key, node, self.project)
+        seq = self._tick()
         for event in summary.events:
             target = mapper.obj(event.target)
             if target is not None:
-                self.events.append(ShardEvent(target, node, self._next_seq(), guarded=event.guarded))
+                self.events.append(ShardEvent(self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=self.path))
+        for event in summary.replacements:
+            target = mapper.obj(event.target)
+            if target is not None:
+                self.replacements.append(ShardEvent(self.canonical(target), node, seq, path=self.path))
         for root in summary.escaped:
-            mapped = bound.get(root)
-            for obj in objects_in(mapped) if mapped is not None else ():
+            mapped = by_root.get(root)
+            for obj in related_objects(mapped) if mapped is not None else ():
                 self.escaped.add(obj.root)
+        for owner, value in summary.attr_writes:
+            target = mapper.obj(owner)
+            if target is not None and target.attrs:
+                mapped_value = mapper.value(value, node)
+                self.attr_env[(target.root, target.attrs)] = mapped_value
+        for root in summary.meta_roots:
+            mapped_root = mapper.obj(Obj(root))
+            if mapped_root is not None:
+                self.meta_roots.add(mapped_root.root)
         result = mapper.value(summary.returns, node)
-        if isinstance(result, Optimizer):
-            self.optimizers.append((self._next_seq(), result))
-        return result if not isinstance(result, type(UNKNOWN)) else Fresh(None)
+        for obj in objects_in(result):
+            if obj.cls and not obj.attrs:
+                self.classes.setdefault(obj.root, obj.cls)
+        for optimizer in _optimizers_in(result):
+            if optimizer.node is not node and not any(o.optimizer.node is optimizer.node for o in self.optimizers):
+                self.optimizers.append(OptimizerBuilt(seq, Optimizer(optimizer.over, node, optimizer.cls_name), self.path))
+        return result if not isinstance(result, Unknown) else Fresh(None)
 
 
-class _RootMapper:
-    """Rewrites values of a callee's summary into the caller's terms (parameters -> arguments)."""
+def _join_maps(maps: List[Dict]) -> Dict:
+    keys = []
+    seen = set()
+    for mapping in maps:
+        for key in mapping:
+            if key not in seen:
+                seen.add(key)
+                keys.append(key)
+    return {key: either([m[key] for m in maps if key in m]) for key in keys}
 
-    def __init__(self, bound: Dict[Root, Value], callee_key: str, caller_key: str, call: nodes.Call, project: "Project"):
-        self.bound = bound
-        self.project = project
-        self.callee_key = callee_key
-        self.caller_key = caller_key
-        # Objects the callee creates are new at each call: `a = build(); b = build()` are two models.
-        self.instance = -(1 + (call.lineno or 0) * 10_000 + (call.col_offset or 0))
 
-    def obj(self, obj: Obj) -> Optional[Obj]:
-        if obj.root not in self.bound:
-            if obj.root[0] == self.callee_key:
-                mapped = Obj((self.caller_key, obj.root[1], self.instance), obj.attrs, obj.cls)
-                self.project.inherit_origin(mapped.root, obj.root)
-                return mapped
-            return obj
-        value = self.bound[obj.root]
-        if isinstance(value, Obj):
-            return Obj(value.root, value.attrs + obj.attrs, value.cls if not obj.attrs else None)
-        return None
+def _shareable(value: Value) -> bool:
+    """Values worth handing to a callee through an attribute (the rest are unknown there anyway)."""
+    return isinstance(value, (Obj, Optimizer, ShardFunction, Options, Container, Either, StateDict, Params))
 
-    def value(self, value: Value, call: nodes.Call) -> Value:
-        if isinstance(value, Obj):
-            mapped = self.obj(value)
-            return mapped if mapped is not None else UNKNOWN
-        if isinstance(value, Params):
-            owner = self.obj(value.owner)
-            return Params(owner) if owner is not None else UNKNOWN
-        if isinstance(value, Optimizer):
-            over = tuple(o for o in (self.obj(obj) for obj in value.over) if o is not None)
-            return Optimizer(over, call, value.cls_name) if over else UNKNOWN
-        if isinstance(value, StateDict):
-            owner = self.value(value.owner, call)
-            return StateDict(owner) if isinstance(owner, (Obj, Optimizer)) else UNKNOWN
-        if isinstance(value, Container):
-            return Container(tuple(self.value(item, call) for item in value.items))
-        return value
+
+def _optimizers_in(value: Value) -> Tuple[Optimizer, ...]:
+    from fsdp_lint.analysis.values import contained
+
+    return contained(value, Optimizer)
 
 
 _BUILTINS = frozenset(dir(builtins))
@@ -685,21 +1046,30 @@ def _returns(body: List[nodes.NodeNG]) -> bool:
     return bool(body) and isinstance(body[-1], (nodes.Return, nodes.Continue, nodes.Break))
 
 
+def _leaves(body: List[nodes.NodeNG]) -> bool:
+    """The block never falls through to the statement after it."""
+    return bool(body) and isinstance(body[-1], (nodes.Return, nodes.Continue, nodes.Break, nodes.Raise))
+
+
+def _subscript(base: Value, index: nodes.NodeNG) -> Value:
+    if isinstance(base, Obj):
+        return base.child("*")
+    if isinstance(base, Container) and base.items and isinstance(index, nodes.Const):
+        return base.item(index.value)
+    return UNKNOWN
+
+
 def _element_of(value: Value) -> Value:
+    if isinstance(value, Either):
+        return either([_element_of(option) for option in value.options])
     if isinstance(value, Iterable):
         return value.element
     if isinstance(value, Obj):
         return value.child("*")
     if isinstance(value, Container) and value.items:
-        return value.items[0]
+        return either(list(value.items)) if value.keys is None else UNKNOWN
     if isinstance(value, Params):
         return value
-    return UNKNOWN
-
-
-def _container_item(container: Container, key: object) -> Value:
-    if isinstance(key, int) and -len(container.items) <= key < len(container.items):
-        return container.items[key]
     return UNKNOWN
 
 
@@ -707,8 +1077,8 @@ def _param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
     """The modules whose parameters an optimizer's `params` argument carries."""
     if isinstance(value, Params):
         return (value.owner,)
-    if isinstance(value, (Container, Iterable)) and depth < 4:
-        items = value.items if isinstance(value, Container) else (value.element,)
+    if isinstance(value, (Container, Iterable, Either)) and depth < 4:
+        items = value.items if isinstance(value, Container) else value.options if isinstance(value, Either) else (value.element,)
         return tuple(owner for item in items for owner in _param_owners(item, depth + 1))
     return ()
 
@@ -725,19 +1095,11 @@ def _builtin_call(name: str, args: List[Value]) -> Value:
         return UNKNOWN
     if name == "enumerate":
         return Iterable(Container((UNKNOWN, _element_of(first))))
+    if name == "zip":
+        return Iterable(Container(tuple(_element_of(a) for a in args)))
     if name == "dict":
         return Container(tuple(args))
     return UNKNOWN
-
-
-def _options_keep_shards(options: nodes.NodeNG) -> bool:
-    """True for `StateDictOptions(...)` that provably leaves `full_state_dict` off."""
-    if not isinstance(options, nodes.Call):
-        return False
-    for keyword in options.keywords or []:
-        if keyword.arg == "full_state_dict":
-            return isinstance(keyword.value, nodes.Const) and keyword.value.value is False
-    return not options.args
 
 
 def _is_shard_partial(value: nodes.NodeNG, flow: Flow) -> bool:
@@ -747,6 +1109,44 @@ def _is_shard_partial(value: nodes.NodeNG, flow: Flow) -> bool:
         and bool(value.args)
         and flow.shards(flow.qualified_name(value.args[0]))
     )
+
+
+def _assigned_name(call: nodes.Call) -> Optional[str]:
+    """`x` in `x = Cls(...)`: the name a constructed object is known by in messages."""
+    parent = call.parent
+    if isinstance(parent, (nodes.Assign, nodes.AnnAssign)) and parent.value is call:
+        targets = parent.targets if isinstance(parent, nodes.Assign) else [parent.target]
+        if len(targets) == 1 and isinstance(targets[0], nodes.AssignName):
+            return targets[0].name
+        if len(targets) == 1 and isinstance(targets[0], nodes.AssignAttr):
+            return paths.attribute_chain(targets[0])
+    return None
+
+
+def _callee_name(func: nodes.NodeNG) -> str:
+    return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "optimizer")
+
+
+def _defaults(arguments: nodes.Arguments):
+    positional = list(arguments.posonlyargs or []) + list(arguments.args or [])
+    defaults = list(arguments.defaults or [])
+    for arg, default in zip(positional[len(positional) - len(defaults):], defaults):
+        yield arg.name, default
+    for arg, default in zip(arguments.kwonlyargs or [], arguments.kw_defaults or []):
+        if default is not None:
+            yield arg.name, default
+
+
+def _first_param(func: nodes.FunctionDef) -> Optional[str]:
+    positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
+    return positional[0].name if positional else None
+
+
+def _param_root(func: nodes.FunctionDef, name: str) -> Root:
+    """The root a parameter is bound to in `func`'s walks: `self` is the class's object."""
+    if isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and not _is_classmethod(func) and name == _first_param(func):
+        return (scope_key(func.parent), "self", 0)
+    return (scope_key(func), name, 0)
 
 
 def _decorator_names(func: nodes.FunctionDef) -> List[str]:

@@ -102,27 +102,42 @@ def state_dict_function(qname: Optional[str]) -> Optional[str]:
     return None
 
 
-def full_state_dict_option(call: nodes.Call) -> Optional[bool]:
-    """Whether the `options=StateDictOptions(...)` of a state-dict call asks for a full state dict:
-    True or False when visible (literally or through one local assignment), None when unknown."""
-    options = next((k.value for k in call.keywords or [] if k.arg == "options"), None)
-    if options is None:  # `options` is keyword-only in every state-dict function
-        return None if any(k.arg is None for k in call.keywords or []) else False
-    if isinstance(options, nodes.Name):
-        from fsdp_lint.analysis.names import binding_of
+def is_state_dict_options(qname: Optional[str]) -> bool:
+    """`StateDictOptions` of `torch.distributed.checkpoint.state_dict`."""
+    return bool(qname) and qname.rsplit(".", 1)[-1] == "StateDictOptions" and qname.startswith(DCP_MODULE)
 
-        binding = binding_of(options, options.name)
-        if not isinstance(binding, nodes.AssignName) or not isinstance(binding.parent, nodes.Assign):
-            return None
-        options = binding.parent.value
-    if not isinstance(options, nodes.Call) or not getattr(options.func, "attrname", getattr(options.func, "name", "")).endswith("StateDictOptions"):
-        return None
+
+def full_state_dict(options: nodes.Call) -> Optional[bool]:
+    """Whether a `StateDictOptions(...)` call asks for a full (gathered) state dict: True or
+    False when its arguments say so, None when they are not visible (`**kwargs`, a variable)."""
     full = [k.value for k in options.keywords or [] if k.arg in ("full_state_dict", "broadcast_from_rank0")]
     if any(isinstance(value, nodes.Const) and value.value is True for value in full):
         return True
-    if any(not isinstance(value, nodes.Const) for value in full) or any(k.arg is None for k in options.keywords or []):
+    if options.args or any(not isinstance(value, nodes.Const) for value in full) or any(k.arg is None for k in options.keywords or []):
         return None
     return False
+
+
+def full_state_dict_of(options: object, given: bool, star_keywords: bool) -> Optional[bool]:
+    """Whether a state-dict call whose `options` argument has the abstract value `options`
+    (`fsdp_lint.analysis.values.Options` when known) returns a full state dict. Without options
+    it returns the sharded one (`options` is keyword-only in every state-dict function), unless
+    `**kwargs` may carry some."""
+    from fsdp_lint.analysis.values import Options
+
+    if not given:
+        return None if star_keywords else False
+    return options.full_state_dict if isinstance(options, Options) else None
+
+
+PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+# What only an optimizer answers: an object built by unknown code over parameters and used so is one.
+OPTIMIZER_USES = frozenset({"step", "zero_grad", "state_dict", "load_state_dict", "add_param_group"})
+
+
+def is_parameter_call(expr: nodes.NodeNG, qualify: Callable[[nodes.NodeNG], Optional[str]]) -> bool:
+    """`nn.Parameter(...)`: a new parameter tensor."""
+    return isinstance(expr, nodes.Call) and qualify(expr.func) in PARAMETER_CLASSES
 
 
 # Calls that pick this process's accelerator (or hand the job to a launcher/framework that does).

@@ -8,13 +8,17 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from astroid import nodes
 
+from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, RootMapper, ShardEvent, Summary
 from fsdp_lint.analysis.declared_apis import DeclaredApis
-from fsdp_lint.analysis.flow import Flow, ShardEvent, Summary, scope_key
+from fsdp_lint.analysis.flow import Flow, scope_key
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Deferred, Obj, Root, Value, path_covers, related_objects
 
-_IN_PROGRESS = object()
 _MAX_DEPTH = 12
+# Calls followed inside one another before a callee counts as unknown code.
+_MAX_CALL_DEPTH = 16
+# Rounds of a recursive function's summary before its fixpoint is taken as reached.
+_MAX_ROUNDS = 3
 
 
 ModuleLoader = Callable[[str], Optional[nodes.Module]]
@@ -86,8 +90,15 @@ class Project:
         self._deferred: Set[_DeferredCall] = set()
         self._origins: Dict[Root, str] = {}
         self._passed_on: Dict[Root, Set[Root]] = {}
-        self._summaries: Dict[str, object] = {}
+        self._summaries: Dict[Tuple[str, Context], Summary] = {}
+        self._approximations: Dict[Tuple[str, Context], Summary] = {}
+        self._in_progress: List[Tuple[str, Context]] = []
+        self._provisional: Set[Tuple[str, Context]] = set()
+        self._recursed: Set[Tuple[str, Context]] = set()
+        self.called: Set[str] = set()  # functions some walk of the tree called (the rest are entry points)
+        self._module_events: Dict[str, List[ShardEvent]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
+        self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
         self._root_events: Dict[Root, List[Obj]] = {}
         self._aliases: Dict[Root, List[Obj]] = {}
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
@@ -97,26 +108,113 @@ class Project:
 
     # ---- building the facts ---------------------------------------------------------------------
 
-    def summary(self, func: nodes.FunctionDef) -> Optional[Summary]:
-        key = scope_key(func)
-        cached = self._summaries.get(key)
-        if cached is _IN_PROGRESS:
+    def summary(self, func: nodes.FunctionDef, context: Context = UNKNOWN_CONTEXT, origins: Optional[Dict[str, Origin]] = None) -> Optional[Summary]:
+        """What `func` does when called in `context`, memoised by the context. A recursive call
+        (a cycle of the call graph) gets the summary of the previous round, and the cycle's head
+        is walked again until its summary stops changing (Pysa's strongly-connected-component
+        fixpoint); summaries computed from a round that was not final are not kept."""
+        key = (scope_key(func), context)
+        done = self._summaries.get(key)
+        if done is not None:
+            return done
+        if key in self._in_progress:
+            self._recursed.add(key)
+            for inner in self._in_progress[self._in_progress.index(key) + 1:]:
+                self._provisional.add(inner)
+            return self._approximations.get(key)
+        if len(self._in_progress) >= _MAX_CALL_DEPTH or len(self._summaries) > 200_000:
             return None
-        if cached is not None:
-            return cached  # type: ignore[return-value]
-        if len(self._summaries) > 200_000:
-            return None
-        self._summaries[key] = _IN_PROGRESS
-        flow = Flow(self, func).run()
+        self._in_progress.append(key)
+        try:
+            for _ in range(_MAX_ROUNDS):
+                self._recursed.discard(key)
+                flow = Flow(self, func, context=context, origins=origins).run()
+                summary = flow.summary()
+                previous = self._approximations.get(key)
+                if key not in self._recursed or (previous is not None and previous.signature() == summary.signature()):
+                    break
+                self._approximations[key] = summary
+        finally:
+            self._in_progress.pop()
+        self._approximations.pop(key, None)
         self.record(flow)
-        summary = flow.summary()
-        self._summaries[key] = summary
+        if key in self._provisional:
+            self._provisional.discard(key)
+        else:
+            self._summaries[key] = summary
         return summary
 
     def record(self, flow: Flow) -> None:
-        self._scope_events[flow.key] = flow.events
-        for event in flow.events:
+        own = [event for event in flow.events if not event.inherited]
+        self._scope_events[flow.key] = own
+        if flow.scope is flow.scope.root():
+            self._module_events[flow.key] = own
+        for event in own:
             self._root_events.setdefault(event.target.root, []).append(event.target)
+
+    def is_entry(self, func: nodes.FunctionDef) -> bool:
+        """Whether no walk of the tree calls `func`: it is analysed on its own, in the context
+        an unknown caller gives it (`entry_context`)."""
+        return scope_key(func) not in self.called
+
+    def entry_context(self, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
+        """The context of a call from outside the tree: nothing known of the parameters, the
+        module's globals as its top level left them, and for a method, `self` as its class's
+        `__init__` left it (it runs first; the order of the other methods is unknown)."""
+        key = scope_key(func)
+        known = self._entry_contexts.get(key)
+        if known is not None:
+            return known
+        module = func.root().name
+        globals_ = frozenset(
+            (event.target.root, event.target.attrs) for event in self._module_events.get(module, ())
+            if ":" not in event.target.root[0]
+        )
+        params: Tuple[Tuple[str, ObjectFacts], ...] = ()
+        cls = func.parent if isinstance(func.parent, nodes.ClassDef) else None
+        positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
+        decorators = [getattr(d, "name", getattr(d, "attrname", "")) for d in (func.decorators.nodes if func.decorators else [])]
+        if cls is not None and positional and not {"staticmethod", "classmethod"} & set(decorators):
+            params = ((positional[0].name, self._initialised(cls, func.name)),)
+        found = (Context(params, globals_), {})
+        self._entry_contexts[key] = found
+        return found
+
+    def _initialised(self, cls: nodes.ClassDef, method: str) -> ObjectFacts:
+        """`self` as the class's `__init__` leaves it (unknown arguments), in the class's terms."""
+        qname = self.class_qname(cls)
+        self_root = (scope_key(cls), "self", 0)
+        receiver = Obj(self_root, cls=qname)
+        init = self.resolve_method(receiver, None, "__init__")
+        if method == "__init__" or not isinstance(init, nodes.FunctionDef):
+            return ObjectFacts(cls=qname)
+        summary = self.summary(init, Context(((_first_name(init), ObjectFacts(cls=qname)),)))
+        if summary is None or summary.self_root is None:
+            return ObjectFacts(cls=qname)
+        mapper = RootMapper({summary.self_root: receiver}, summary.key, scope_key(cls), init, self)
+        sharded = frozenset(e.target.attrs for e in summary.events if e.target.root == summary.self_root)
+        attrs = []
+        for owner, value in summary.attr_writes:
+            if owner.root == summary.self_root and owner.attrs:
+                attrs.append((owner.attrs, mapper.value(value, init)))
+        return ObjectFacts(qname, sharded, False, tuple(attrs))
+
+    def class_qname(self, cls: nodes.ClassDef) -> str:
+        return cls.qname()
+
+    def record_fields(self, qname: Optional[str]) -> Tuple[str, ...]:
+        """The fields of a dataclass or NamedTuple of the tree, in order (what its generated
+        `__init__` assigns from its arguments)."""
+        cls = self.resolve_callable(qname)
+        if not isinstance(cls, nodes.ClassDef):
+            return ()
+        fields = []
+        for klass in reversed([cls] + self._tree_bases(cls)):
+            for statement in klass.body:
+                if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName):
+                    if "ClassVar" not in statement.annotation.as_string():
+                        fields.append(statement.target.name)
+        return tuple(dict.fromkeys(fields))
 
     def add_alias(self, root: Root, value: Obj) -> None:
         aliases = self._aliases.setdefault(root, [])
@@ -453,30 +551,34 @@ class Project:
     def resolve_method(
         self, receiver: Obj, self_root: Optional[Root], method: str, self_class: Optional[nodes.ClassDef] = None,
     ) -> Union[nodes.FunctionDef, Deferred, None]:
-        """`receiver.method` when the receiver's class is known: `self` (of `self_class`), or a
-        constructed object. Deferred when the class, or a base searched before the method is
-        found, lies in a module the flows do not enter."""
+        """`receiver.method` when the receiver's class is known (its own, as constructed or as the
+        calling context says, else the class whose method is being walked for `self`), searched
+        through its bases in order. Deferred when the class, or a base searched before the method
+        is found, lies in a module the flows do not enter."""
         cls: Union[nodes.FunctionDef, nodes.ClassDef, Deferred, None] = None
-        if receiver.root == self_root and not receiver.attrs and self_root is not None:
-            cls = self_class
-        elif receiver.cls:
+        if receiver.cls:
             cls = self.callable_for_flow(receiver.cls)
+        elif receiver.root == self_root and not receiver.attrs and self_root is not None:
+            cls = self_class
         if isinstance(cls, Deferred):
             return cls
         if not isinstance(cls, nodes.ClassDef):
             return None
-        found = _method(cls, method)
-        if found is not None:
-            return found
-        for base in cls.bases:
-
-            klass = self.callable_for_flow(self.qualified_name(base))
-            if isinstance(klass, Deferred):
-                return klass
-            if isinstance(klass, nodes.ClassDef) and klass is not cls:
-                found = _method(klass, method)
-                if found is not None:
-                    return found
+        pending, seen = [cls], set()
+        while pending and len(seen) < 32:
+            klass = pending.pop(0)
+            if id(klass) in seen:
+                continue
+            seen.add(id(klass))
+            found = _method(klass, method)
+            if found is not None:
+                return found
+            for base in klass.bases:
+                resolved = self.callable_for_flow(self.qualified_name(base))
+                if isinstance(resolved, Deferred):
+                    return resolved
+                if isinstance(resolved, nodes.ClassDef):
+                    pending.append(resolved)
         return None
 
     def _tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
@@ -525,6 +627,11 @@ def _self_path(expr: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
     if isinstance(expr, nodes.Name) and expr.name == "self" and attrs:
         return tuple(reversed(attrs))
     return None
+
+
+def _first_name(func: nodes.FunctionDef) -> str:
+    positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
+    return positional[0].name if positional else "self"
 
 
 def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:

@@ -4,7 +4,7 @@ kinds of derived values the contracts talk about (parameters, optimizers, state 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple, Type, TypeVar, Union
+from typing import Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from astroid import nodes
 
@@ -66,9 +66,18 @@ class StateDict:
 
 @dataclass(frozen=True)
 class Container:
-    """A dict, list or tuple literal, or a tuple yielded by `enumerate`/`named_modules`."""
+    """A dict, list or tuple literal, or a tuple yielded by `enumerate`/`named_modules`; a dict's
+    constant keys, in the order of `items`, so that `state["model"]` finds its value."""
 
     items: Tuple["Value", ...]
+    keys: Optional[Tuple[object, ...]] = None
+
+    def item(self, key: object) -> "Value":
+        if self.keys is not None:
+            return self.items[self.keys.index(key)] if key in self.keys else UNKNOWN
+        if isinstance(key, int) and not isinstance(key, bool) and -len(self.items) <= key < len(self.items):
+            return self.items[key]
+        return UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -90,6 +99,36 @@ class ShardFunction:
 
 
 @dataclass(frozen=True)
+class ClassRef:
+    """A class of the tree used as a value (`cls` in a classmethod): calling it constructs one."""
+
+    qname: str
+
+
+@dataclass(frozen=True)
+class Partial:
+    """`functools.partial(f, *args, **keywords)` of a function of the tree."""
+
+    qname: str
+    args: Tuple["Value", ...]
+    keywords: Tuple[Tuple[str, "Value"], ...]
+
+
+@dataclass(frozen=True)
+class Options:
+    """`StateDictOptions(...)`: whether it asks for a full state dict (None: not visible)."""
+
+    full_state_dict: Optional[bool]
+
+
+@dataclass(frozen=True)
+class Either:
+    """One of several values, where branches that bound different ones meet."""
+
+    options: Tuple["Value", ...]
+
+
+@dataclass(frozen=True)
 class Deferred:
     """Not a value: what a called name resolves to when it lies in a module whose code the flows
     do not enter (yet). The call is treated as one of unknown code (`Project.demanded_modules`)."""
@@ -103,7 +142,30 @@ class Unknown:
 
 
 UNKNOWN = Unknown()
-Value = Union[Obj, Fresh, Params, Optimizer, StateDict, Container, Iterable, BoundMethod, ShardFunction, Unknown]
+Value = Union[
+    Obj, Fresh, Params, Optimizer, StateDict, Container, Iterable, BoundMethod, ShardFunction, ClassRef, Partial,
+    Options, Either, Unknown,
+]
+
+
+def either(values: "Sequence[Value]") -> Value:
+    """The join of values: itself when all agree, else an `Either` of the distinct ones (flat)."""
+    distinct = []
+    for value in values:
+        for option in value.options if isinstance(value, Either) else (value,):
+            if option not in distinct:
+                distinct.append(option)
+    known = [v for v in distinct if not isinstance(v, Unknown)]
+    if len(distinct) == 1:
+        return distinct[0]
+    if not known:
+        return UNKNOWN
+    return Either(tuple(distinct))
+
+
+def options_of(value: Value) -> Tuple[Value, ...]:
+    """The values a value may be: the options of an `Either`, else itself."""
+    return value.options if isinstance(value, Either) else (value,)
 
 
 def path_covers(outer: Obj, inner: Obj) -> bool:
@@ -117,6 +179,8 @@ def contained(value: Value, kind: Type[T], depth: int = 0) -> Tuple[T, ...]:
     """The values of `kind` that `value` is or holds in its dict/list/tuple items, nested or not."""
     if isinstance(value, kind):
         return (value,)
+    if isinstance(value, Either) and depth < 6:
+        return tuple(found for option in value.options for found in contained(option, kind, depth + 1))
     if isinstance(value, Container) and depth < 6:
         return tuple(found for item in value.items for found in contained(item, kind, depth + 1))
     return ()
@@ -140,8 +204,8 @@ def related_objects(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
         return value.over
     if isinstance(value, StateDict):
         return related_objects(value.owner, depth + 1)
-    if isinstance(value, Container):
-        return tuple(obj for item in value.items for obj in related_objects(item, depth + 1))
+    if isinstance(value, (Container, Either)):
+        return tuple(obj for item in (value.items if isinstance(value, Container) else value.options) for obj in related_objects(item, depth + 1))
     if isinstance(value, Iterable):
         return related_objects(value.element, depth + 1)
     return ()

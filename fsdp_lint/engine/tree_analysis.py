@@ -19,11 +19,12 @@ from astroid import nodes
 
 from fsdp_lint.engine import noqa, prefilter, syntax_check
 from fsdp_lint.analysis.declared_apis import DeclaredApis
-from fsdp_lint.analysis.flow import CallListener, Flow
+from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, Origin
+from fsdp_lint.analysis.flow import CallListener, Flow, scope_key
 from fsdp_lint.analysis.project import Project, ResolutionMemo
 from fsdp_lint.engine.rule import Rule, RuleSetting, ScreenedFile
 from fsdp_lint.engine.source import ParsedFile, character_column, parse, unanalysable
-from fsdp_lint.violation import Edit, Violation
+from fsdp_lint.violation import Edit, Fix, Note, Violation
 
 BUG_TRACKER = "https://github.com/fsdp-lint/fsdp-lint/issues"
 
@@ -76,6 +77,7 @@ class SourceTree:
     by_module: Dict[str, str] = field(default_factory=dict)
     on_disk: bool = False  # the display paths are the files' paths (their bytecode caches can be read)
     scans: Dict[str, prefilter.FileScan] = field(default_factory=dict)  # each file's byte scan (`scanner`)
+    target_version: Optional[Tuple[int, int]] = None  # the project's Python, for `source.parse`
 
     def __post_init__(self) -> None:
         if not self.data:
@@ -182,10 +184,9 @@ def analyse_tree(
             project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis, memo=state.memo)
             findings = Findings()
             collected = set()
-        for path in analysed:
-            if path not in collected:  # the same entered code: the facts so far stand, add the new files'
-                collected.add(path)
-                _collect_facts(project, state.parsed[path], findings)
+        fresh = [path for path in analysed if path not in collected]
+        collected.update(fresh)  # the same entered code: the facts so far stand, add the new files'
+        _collect_facts(project, [state.parsed[path] for path in fresh], findings)
         grown = set(relevant)
         exporting = _paths_of(tree, project.modules_holding_shards(globals_only=True))
         if exporting - state.exporting:
@@ -197,8 +198,9 @@ def analyse_tree(
             break
         relevant, demanded = grown, demanded | more
     files = [state.parsed[path] for path in analysed]
-    rule_findings = (run_rules or run_rules_on)(project, files, config)
-    findings.violations.extend(rule_findings.violations)
+    sources = {file.tree.name: file for file in state.parsed.values()}
+    rule_findings = (run_rules or run_rules_on)(project, files, config, sources)
+    findings.violations.extend(_once(rule_findings.violations))
     findings.internal_errors.extend(rule_findings.internal_errors)
     findings.violations.extend(state.broken[path] for path in sorted(state.broken))
     read = frozenset(state.parsed) | frozenset(state.broken) | frozenset(state.scanned)
@@ -226,7 +228,7 @@ class _State:
         if path in self.parsed or path in self.broken:
             return self.parsed.get(path)
         text = self.tree.texts[path]
-        built = parse(text, self.tree.names[path], os.path.abspath(path), path)
+        built = parse(text, self.tree.names[path], os.path.abspath(path), path, self.tree.target_version)
         if isinstance(built, Violation):
             self.broken[path] = built
             return None
@@ -260,91 +262,181 @@ class _State:
         return True if self.compiled[path] else None
 
 
-def _collect_facts(project: Project, file: ParsedFile, findings: Findings) -> None:
-    for scope in file.scopes:
-        try:
-            if isinstance(scope, nodes.FunctionDef):
-                project.summary(scope)
-            else:
-                project.record(Flow(project, scope).run())
-        except RecursionError:
-            findings.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
-            return
-        except Exception as error:  # one file's failure must not stop the run
-            findings.internal_errors.append(internal_error(file.display, "the fact analysis", error))
-            return
-
-
-def run_rules_on(project: Project, files: Sequence[ParsedFile], config: RuleConfig) -> Findings:
-    findings = Findings()
+def _collect_facts(project: Project, files: Sequence[ParsedFile], findings: Findings) -> None:
+    """Walk the top level of every file first (its globals are what a function called from
+    outside sees), then every function in the context an unknown caller gives it. Summaries are
+    memoised by context, so the order of this walk changes no fact."""
+    broken: Set[str] = set()
     for file in files:
-        _run_rules(project, file, config, findings)
+        _walk_guarded(file, findings, broken, lambda: project.record(Flow(project, file.tree).run()), file.tree)
+    for file in files:
+        for scope in file.scopes[1:]:
+            if file.display in broken:
+                break
+            context, origins = project.entry_context(scope)
+            _walk_guarded(file, findings, broken, lambda: project.summary(scope, context, origins), scope)
+
+
+def _walk_guarded(file: ParsedFile, findings: Findings, broken: Set[str], walk: Callable[[], object], scope: nodes.NodeNG) -> None:
+    """One walk; a failure is this file's alone (FSD001 for nesting too deep, else an internal error)."""
+    if file.display in broken:
+        return
+    try:
+        walk()
+    except RecursionError:
+        findings.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
+        broken.add(file.display)
+    except Exception as error:  # one file's failure must not stop the run
+        findings.internal_errors.append(internal_error(file.display, "the fact analysis", error))
+        broken.add(file.display)
+
+
+def run_rules_on(project: Project, files: Sequence[ParsedFile], config: RuleConfig, sources: Optional[Mapping[str, ParsedFile]] = None) -> Findings:
+    """Walk each file's entry points with the rules listening: its top level and the functions no
+    walk calls, each in the context of an unknown caller; every function they call is walked
+    again in the context of that call (once per distinct context), wherever it is defined, and
+    its findings go to its own file."""
+    findings = Findings()
+    if not config.rule_classes:
+        return findings
+    sources = sources if sources is not None else {file.tree.name: file for file in files}
+    runner = _RuleRunner(project, sources, config, findings)
+    for file in files:
+        runner.walk_entries(file)
+    for file, found in runner.found_by_file():
+        table = noqa.suppressions(file.text) if config.noqa else {}
+        findings.violations.extend(v for v in found if not noqa.is_suppressed(v.code, v.line, table))
     return findings
 
 
-class _RuleRunner(CallListener):
-    """Dispatches flow events to the rules of one file, isolating each rule's failures."""
+def _once(violations: List[Violation]) -> List[Violation]:
+    """One finding per code and place: a function walked in several contexts, or by several
+    processes, reports what it finds once (the first by its message, so the choice does not
+    depend on which walk or process found it first)."""
+    kept: Dict[Tuple[str, int, int, str], Violation] = {}
+    for violation in sorted(violations, key=lambda v: (v.path, v.line, v.column, v.code, v.message)):
+        kept.setdefault((violation.path, violation.line, violation.column, violation.code), violation)
+    return list(kept.values())
 
-    def __init__(self, file: ParsedFile, config: RuleConfig, findings: Findings):
-        self.file = file
+
+class _RuleRunner(CallListener):
+    """Dispatches flow events to the rules, isolating each rule's failures, and walks each
+    function a walk calls in that call's context (a worklist: walks never nest, so a rule's
+    state belongs to one walk)."""
+
+    def __init__(self, project: Project, sources: Mapping[str, ParsedFile], config: RuleConfig, findings: Findings):
+        self.project = project
+        self.sources = sources
         self.findings = findings
-        self.found: List[Violation] = []
+        self.found: Dict[str, List[Violation]] = {}
         self.rules = [cls(self._report).configure(config.settings) for cls in config.rule_classes]
         self.call_rules = [r for r in self.rules if type(r).on_call is not Rule.on_call]
         self.end_rules = [r for r in self.rules if type(r).on_function_end is not Rule.on_function_end]
+        self.walked: Set[Tuple[str, Context]] = set()
+        self.pending: List[Tuple[nodes.FunctionDef, Context, Dict[str, Origin], Tuple[nodes.NodeNG, ...]]] = []
+        self.broken: Set[str] = set()
+        self.flow: Optional[Flow] = None
+
+    def walk_entries(self, file: ParsedFile) -> None:
+        for scope in file.scopes:
+            if isinstance(scope, nodes.FunctionDef):
+                if not self.project.is_entry(scope):
+                    continue
+                context, origins = self.project.entry_context(scope)
+                self._walk(scope, context, origins, ())
+            else:
+                self._walk(scope, None, {}, ())
+            while self.pending:
+                self._walk(*self.pending.pop(0))
+
+    def _walk(self, scope: nodes.NodeNG, context: Optional[Context], origins: Dict[str, Origin], chain: Tuple[nodes.NodeNG, ...]) -> None:
+        file = self.sources.get(scope.root().name)
+        if file is None or file.display in self.broken:
+            return
+        if context is not None:
+            key = (scope_key(scope), context)
+            if key in self.walked:
+                return
+            self.walked.add(key)
+        flow = Flow(self.project, scope, self, context or UNKNOWN_CONTEXT, origins, chain)
+        try:
+            flow.run()
+        except RecursionError:
+            self.findings.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
+            self.broken.add(file.display)
+        except Exception as error:
+            self.findings.internal_errors.append(internal_error(file.display, "the flow analysis", error))
+            self.broken.add(file.display)
+
+    def on_callee(self, flow: Flow, call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
+        if (scope_key(func), context) not in self.walked:
+            self.pending.append((func, context, origins, flow.chain + (call,)))
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
+        self.flow = flow
         for rule in list(self.call_rules):
             try:
                 rule.on_call(node, flow)
             except Exception as error:
-                self._fail(rule, error)
+                self._fail(rule, error, flow)
 
     def on_function_end(self, flow: Flow) -> None:
+        self.flow = flow
         for rule in list(self.end_rules):
             try:
                 rule.on_function_end(flow)
             except Exception as error:
-                self._fail(rule, error)
+                self._fail(rule, error, flow)
 
-    def _fail(self, rule: Rule, error: Exception) -> None:
-        self.findings.internal_errors.append(internal_error(self.file.display, f"rule {rule.code} ({rule.name})", error))
+    def _fail(self, rule: Rule, error: Exception, flow: Flow) -> None:
+        file = self.sources.get(flow.scope.root().name)
+        path = file.display if file is not None else flow.scope.root().name
+        self.findings.internal_errors.append(internal_error(path, f"rule {rule.code} ({rule.name})", error))
         for active in (self.call_rules, self.end_rules):
             if rule in active:
                 active.remove(rule)
 
-    def _report(self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Edit]) -> None:
+    def found_by_file(self) -> List[Tuple[ParsedFile, List[Violation]]]:
+        by_path = {file.display: file for file in self.sources.values()}
+        return [(by_path[path], found) for path, found in sorted(self.found.items())]
+
+    def _report(self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Fix]) -> None:
+        file = self.sources.get(node.root().name)
+        if file is None:
+            return
         line = node.lineno or 1
-        column = character_column(self.file.line(line), node.col_offset or 0) + 1
+        column = character_column(file.line(line), node.col_offset or 0) + 1
         end_line = getattr(node, "end_lineno", None)
         end_offset = getattr(node, "end_col_offset", None)
-        end_column = character_column(self.file.line(end_line), end_offset) + 1 if end_line and end_offset is not None else None
+        end_column = character_column(file.line(end_line), end_offset) + 1 if end_line and end_offset is not None else None
         if fix is not None:
-            fix = Edit(
-                fix.line, character_column(self.file.line(fix.line), fix.column) + 1,
-                fix.end_line, character_column(self.file.line(fix.end_line), fix.end_column) + 1, fix.text,
-            )
-        self.found.append(
-            Violation(self.file.display, line, column, rule.code, rule.name, message, rule.severity, end_line, end_column, help, fix)
+            fix = Fix(tuple(
+                Edit(e.line, character_column(file.line(e.line), e.column) + 1, e.end_line, character_column(file.line(e.end_line), e.end_column) + 1, e.text)
+                for e in fix.edits
+            ), fix.applicability)
+        related = _related(self.flow, self.sources) if self.flow is not None else ()
+        if related:
+            message = f"{message} ({'; '.join(note.message for note in related)})"
+        self.found.setdefault(file.display, []).append(
+            Violation(file.display, line, column, rule.code, rule.name, message, rule.severity, end_line, end_column, help, fix, related)
         )
 
 
-def _run_rules(project: Project, file: ParsedFile, config: RuleConfig, findings: Findings) -> None:
-    if not config.rule_classes:
-        return
-    runner = _RuleRunner(file, config, findings)
-    for scope in file.scopes:
-        try:
-            Flow(project, scope, runner).run()
-        except RecursionError:
-            findings.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
-            return
-        except Exception as error:
-            findings.internal_errors.append(internal_error(file.display, "the flow analysis", error))
-            return
-    if runner.found:
-        table = noqa.suppressions(file.text) if config.noqa else {}
-        findings.violations.extend(v for v in runner.found if not noqa.is_suppressed(v.code, v.line, table))
+def _related(flow: Flow, sources: Mapping[str, ParsedFile]) -> Tuple[Note, ...]:
+    """How the objects this walk received got here, as (path, line, column, note): where each
+    was sharded and each call that passed it on (for the message, SARIF and the editor)."""
+    notes: List[Note] = []
+    for name in sorted(flow.origins):
+        origin = flow.origins[name]
+        steps = [(origin.shard, f"`{name}` sharded in {origin.scope}")]
+        steps += [(call, f"passed to {callee}()") for call, callee in origin.calls]
+        for node, note in steps:
+            file = sources.get(node.root().name)
+            if file is None:
+                continue
+            where = f"{file.display}:{node.lineno}"
+            notes.append(Note(file.display, node.lineno or 1, (node.col_offset or 0) + 1, f"{note} ({where})"))
+    return tuple(notes)
 
 
 def internal_error(path: str, component: str, error: BaseException) -> InternalError:

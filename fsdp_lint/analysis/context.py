@@ -1,0 +1,184 @@
+"""What crosses a call: the facts a caller hands a callee about the objects it passes (the calling
+context), and what the callee hands back (its summary, in terms of its parameters).
+
+A function is analysed once per distinct context (memoised by the abstract arguments, as in
+context-sensitive summary analyses): `train_step(model, ...)` called with a sharded model is
+analysed with `model` sharded, and called with a plain one, with it plain. An entry point (a
+function no caller in the tree reaches) is analysed with parameters about which nothing is known,
+so the rules that need to know stay silent there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
+
+from astroid import nodes
+
+from fsdp_lint.analysis.paths import EMPTY, Path
+from fsdp_lint.analysis.values import (
+    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Unknown, Value,
+)
+
+if TYPE_CHECKING:
+    from fsdp_lint.analysis.project import Project
+
+AttrPath = Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """How an object reached the function being analysed: where it was sharded, in which
+    function, and the calls that passed it on (outermost first). Used in messages and SARIF."""
+
+    shard: nodes.NodeNG
+    scope: str
+    calls: Tuple[Tuple[nodes.Call, str], ...] = ()  # each call site, with the name of the function it calls
+
+    def passed(self, call: nodes.Call, callee: str) -> "Origin":
+        return Origin(self.shard, self.scope, self.calls + ((call, callee),))
+
+
+@dataclass(frozen=True)
+class ObjectFacts:
+    """What the caller knows of one object it passes: its class, which paths inside it are
+    sharded, whether it was built on the meta device, and the values of its attributes."""
+
+    cls: Optional[str] = None
+    sharded: FrozenSet[AttrPath] = frozenset()
+    meta: bool = False
+    attrs: Tuple[Tuple[AttrPath, Value], ...] = ()
+
+
+@dataclass(frozen=True)
+class Context:
+    """The calling context of one analysis of a function: facts per parameter name (only those
+    bound to objects), and the sharded paths of module globals at the call."""
+
+    params: Tuple[Tuple[str, ObjectFacts], ...] = ()
+    globals: FrozenSet[Tuple[Root, AttrPath]] = frozenset()
+
+    def of(self, name: str) -> Optional[ObjectFacts]:
+        return next((facts for param, facts in self.params if param == name), None)
+
+
+UNKNOWN_CONTEXT = Context()
+
+
+@dataclass
+class ShardEvent:
+    """`fully_shard` of `target` at `node` (or at the call of the helper that did it), with its
+    place in program order (`seq`) and the branch outcomes that lead to it (`path`). An inherited
+    event happened before the function was called (`origin` says where)."""
+
+    target: Obj
+    node: nodes.NodeNG
+    seq: int = 0
+    guarded: bool = False  # made by a helper under a condition of its own (`if shard: fully_shard(m)`)
+    path: Path = EMPTY
+    origin: Optional[Origin] = None
+
+    @property
+    def inherited(self) -> bool:
+        return self.origin is not None and self.seq < 0
+
+
+@dataclass
+class Summary:
+    """What a call of a function does, in terms of its parameters (for one context)."""
+
+    key: str
+    param_names: List[str]
+    param_roots: Dict[str, Root]
+    self_root: Optional[Root]
+    events: List[ShardEvent] = field(default_factory=list)
+    replacements: List[ShardEvent] = field(default_factory=list)
+    escaped: Set[Root] = field(default_factory=set)
+    returns: Value = UNKNOWN
+    attr_writes: List[Tuple[Obj, Value]] = field(default_factory=list)
+    meta_roots: Set[Root] = field(default_factory=set)
+
+    def signature(self) -> tuple:
+        """What callers see of it, comparable across iterations of a recursive fixpoint."""
+        return (
+            tuple((e.target, e.guarded) for e in self.events), tuple(e.target for e in self.replacements),
+            frozenset(self.escaped), _shape(self.returns), tuple((o, _shape(v)) for o, v in self.attr_writes),
+            frozenset(self.meta_roots),
+        )
+
+
+def _shape(value: Value) -> object:
+    """A value without its syntax nodes (an optimizer built at different nodes is the same shape)."""
+    if isinstance(value, Optimizer):
+        return ("optimizer", value.over, value.cls_name)
+    if isinstance(value, Container):
+        return ("container", tuple(_shape(v) for v in value.items), value.keys)
+    if isinstance(value, Either):
+        return ("either", tuple(_shape(v) for v in value.options))
+    if isinstance(value, StateDict):
+        return ("state", _shape(value.owner))
+    return value
+
+
+class RootMapper:
+    """Rewrites values of a callee's summary into the caller's terms (parameters -> arguments;
+    objects the callee creates -> new objects of the caller, one per call site)."""
+
+    def __init__(self, bound: Dict[Root, Value], callee_key: str, caller_key: str, call: nodes.NodeNG, project: "Project"):
+        self.bound = bound
+        self.project = project
+        self.callee_key = callee_key
+        self.caller_key = caller_key
+        self.instance = -(1 + (call.lineno or 0) * 10_000 + (call.col_offset or 0))
+
+    def obj(self, obj: Obj) -> Optional[Obj]:
+        if obj.root not in self.bound:
+            if obj.root[0] == self.callee_key:
+                mapped = Obj((self.caller_key, obj.root[1], self.instance), obj.attrs, obj.cls)
+                self.project.inherit_origin(mapped.root, obj.root)
+                return mapped
+            return obj
+        value = self.bound[obj.root]
+        if isinstance(value, Obj):
+            return Obj(value.root, value.attrs + obj.attrs, value.cls if not obj.attrs else obj.cls)
+        return None
+
+    def value(self, value: Value, call: nodes.NodeNG, depth: int = 0) -> Value:
+        if depth > 6:
+            return UNKNOWN
+        if isinstance(value, Obj):
+            mapped = self.obj(value)
+            return mapped if mapped is not None else UNKNOWN
+        if isinstance(value, Params):
+            owner = self.obj(value.owner)
+            return Params(owner) if owner is not None else UNKNOWN
+        if isinstance(value, Optimizer):
+            over = tuple(o for o in (self.obj(obj) for obj in value.over) if o is not None)
+            return Optimizer(over, value.node, value.cls_name) if over else UNKNOWN
+        if isinstance(value, StateDict):
+            owner = self.value(value.owner, call, depth + 1)
+            return StateDict(owner) if isinstance(owner, (Obj, Optimizer)) else UNKNOWN
+        if isinstance(value, Container):
+            return Container(tuple(self.value(item, call, depth + 1) for item in value.items), value.keys)
+        if isinstance(value, Either):
+            return Either(tuple(self.value(option, call, depth + 1) for option in value.options))
+        if isinstance(value, Iterable):
+            return Iterable(self.value(value.element, call, depth + 1))
+        return value
+
+
+def relative_value(value: Value, base: Obj, param_root: Root, depth: int = 0) -> Optional[Value]:
+    """`value` (a caller's) in terms of a callee parameter bound to `base`, where it lies inside
+    `base`; other objects stay as they are (None when nothing of it can be expressed)."""
+    if depth > 4:
+        return None
+    if isinstance(value, Obj):
+        if value.root == base.root and value.attrs[: len(base.attrs)] == base.attrs:
+            return Obj(param_root, value.attrs[len(base.attrs):], value.cls)
+        return value
+    if isinstance(value, Optimizer):
+        over = tuple(o for o in (relative_value(obj, base, param_root, depth + 1) for obj in value.over) if isinstance(o, Obj))
+        return Optimizer(over, value.node, value.cls_name) if over else None
+    if isinstance(value, (Unknown,)):
+        return None
+    return value

@@ -1,0 +1,94 @@
+"""Which branches a point of a function lies on, so that "A happens before B" holds only when one
+run of the function can pass through both.
+
+A path is the set of branch outcomes taken to reach a point: literals `(atom, taken)`, where the
+atom is the tested condition as it reads (`args.fsdp`, `self.world_mesh is None`) together with
+the versions of the names it reads. Two tests of the same unchanged flag share an atom, so
+`if args.fsdp: fully_shard(m)` ... `if args.fsdp: ... else: m.forward(x)` puts the shard and the
+bypass on incompatible paths; once `args` is rebound, the atom is a different one. Equality tests
+of one subject against different constants (`fsdp_version == 1` / `fsdp_version == 2`) cannot
+both be true.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, FrozenSet, Optional, Tuple
+
+from astroid import nodes
+
+# ("bool", text) or ("eq", subject text, constant repr); text carries the versions of its names.
+Atom = Tuple[str, ...]
+Literal = Tuple[Atom, bool]
+Path = FrozenSet[Literal]
+EMPTY: Path = frozenset()
+
+_EQUALITY = {"==": True, "is": True, "!=": False, "is not": False}
+
+
+def literal(test: nodes.NodeNG, taken: bool, version: Callable[[str], int]) -> Literal:
+    """The literal of taking the `taken` arm of `test`; `version(name)` is how often `name`
+    (a variable or an attribute chain such as `self.mesh`) was rebound before the test."""
+    while isinstance(test, nodes.UnaryOp) and test.op == "not":
+        test, taken = test.operand, not taken
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1:
+        op, right = test.ops[0]
+        if op in _EQUALITY and isinstance(right, nodes.Const):
+            return ("eq", _text(test.left, version), repr(right.value)), taken == _EQUALITY[op]
+    return ("bool", _text(test, version)), taken
+
+
+def compatible(a: Path, b: Path) -> bool:
+    """Whether one run can take every branch outcome of both paths."""
+    if not a or not b:
+        return True
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    for atom, taken in small:
+        if (atom, not taken) in large:
+            return False
+        if atom[0] == "eq" and taken:
+            for other, other_taken in large:
+                if other_taken and other[0] == "eq" and other[1] == atom[1] and other[2] != atom[2]:
+                    return False
+    return True
+
+
+def join(a: Optional[Path], b: Optional[Path]) -> Path:
+    """The path after two arms meet: the outcomes both arms share (None: an arm that never falls
+    through, e.g. it returns, contributes nothing)."""
+    if a is None:
+        return b if b is not None else EMPTY
+    if b is None:
+        return a
+    return a & b
+
+
+def _text(expr: nodes.NodeNG, version: Callable[[str], int]) -> str:
+    names = sorted({chain for chain in _chains(expr)})
+    suffix = ",".join(f"{name}@{version(name)}" for name in names)
+    return f"{expr.as_string()}|{suffix}"
+
+
+def _chains(expr: nodes.NodeNG):
+    """The variables and attribute chains a test reads (`self.mesh`, `args`)."""
+    if isinstance(expr, nodes.Name):
+        yield expr.name
+        return
+    if isinstance(expr, nodes.Attribute):
+        chain = attribute_chain(expr)
+        if chain is not None:
+            yield chain
+            return
+    for child in expr.get_children():
+        yield from _chains(child)
+
+
+def attribute_chain(expr: nodes.NodeNG) -> Optional[str]:
+    """`self.a.b` as text when it is a plain chain of names, else None."""
+    parts = []
+    while isinstance(expr, (nodes.Attribute, nodes.AssignAttr)):
+        parts.append(expr.attrname)
+        expr = expr.expr
+    if not isinstance(expr, (nodes.Name, nodes.AssignName)):
+        return None
+    parts.append(expr.name)
+    return ".".join(reversed(parts))
