@@ -5,6 +5,7 @@ always linted, as in ruff and flake8."""
 from __future__ import annotations
 
 import fnmatch
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ DEFAULT_EXCLUDED_DIRS = frozenset(
      "site-packages", "__pypackages__", ".direnv"}
 )
 PYTHON_SUFFIXES = (".py", ".pyi")
+
+log = logging.getLogger("fsdp_lint")  # `fsdp-lint -v`: what discovery skipped and why
 
 
 @dataclass(frozen=True)
@@ -178,16 +181,23 @@ def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore],
             is_dir = False
         # The checks by name first: most entries of a tree are bytecode caches and data files.
         if is_dir and (entry.name in DEFAULT_EXCLUDED_DIRS or entry.name.endswith(".egg-info")):
+            log.debug("skip %s/ (excluded by default)", os.path.join(directory, entry.name))
             continue
         if not is_dir and not entry.name.endswith(PYTHON_SUFFIXES):
             continue
         path = os.path.join(directory, entry.name) if directory != "." else entry.name
-        if matches_exclude(path, exclude) or _ignored(path, is_dir, ignores):
+        if matches_exclude(path, exclude):
+            log.debug("skip %s%s (exclude)", path, "/" if is_dir else "")
+            continue
+        if _ignored(path, is_dir, ignores):
+            log.debug("skip %s%s (.gitignore)", path, "/" if is_dir else "")
             continue
         if not is_dir:
             yield path, entry.is_symlink()
         elif not _is_virtualenv(path):
             yield from _walk_dir(path, exclude, ignores, respect_gitignore)
+        else:
+            log.debug("skip %s/ (a virtual environment)", path)
 
 
 def module_name(path: str, is_package_dir=None) -> str:

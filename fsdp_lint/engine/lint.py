@@ -10,13 +10,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import logging
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from fsdp_lint.engine import parallel, syntax_check
 from fsdp_lint.analysis.declared_apis import DeclaredApis
-from fsdp_lint.engine.files import discover, module_name
+from fsdp_lint.engine.files import Discovered, discover, module_name
 from fsdp_lint.engine.prefilter import FileScan
 from fsdp_lint.engine.registry import all_rules
 from fsdp_lint.engine.rule import RuleSetting
@@ -28,6 +30,9 @@ from fsdp_lint.engine.tree_analysis import (
 from fsdp_lint.violation import Violation
 
 __all__ = ["BUG_TRACKER", "InternalError", "LintOptions", "LintResult", "lint_paths", "lint_sources"]
+
+# `fsdp-lint -v` shows this logger: the files kept and skipped, the cache's answer, the timings.
+log = logging.getLogger("fsdp_lint")
 
 
 @dataclass(frozen=True)
@@ -50,10 +55,15 @@ class LintResult:
     files: int = 0
 
 
-def lint_paths(paths: Sequence[str], options: LintOptions = LintOptions()) -> LintResult:
-    """Lint files and directories. A path that does not exist raises FileNotFoundError."""
+def lint_paths(paths: Sequence[str], options: LintOptions = LintOptions(), buffers: Optional[Mapping[str, bytes]] = None) -> LintResult:
+    """Lint files and directories. A path that does not exist raises FileNotFoundError.
+
+    `buffers` maps a file's path to the bytes to lint in its place (an editor's unsaved buffer,
+    `fsdp-lint - --stdin-filename PATH`): the rest of the tree is read from disk, so cross-module
+    facts still reach the file. A buffer's path need not exist; it is linted as if named on the
+    command line, whatever the excludes say."""
     with _no_cyclic_gc():
-        return _lint_paths(paths, options)
+        return _lint_paths(paths, options, buffers or {})
 
 
 @contextlib.contextmanager
@@ -71,25 +81,47 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
+def _with_buffers(found: List[Discovered], buffers: Mapping[str, bytes]) -> Tuple[List[Discovered], Dict[str, bytes]]:
+    """The discovered files with each buffer's file among them (under the path discovery gave it,
+    so that module names and paths agree with a run from disk), and the buffers by that path."""
+    by_location = {os.path.abspath(entry.path): index for index, entry in enumerate(found)}
+    kept: Dict[str, bytes] = {}
+    for path, data in buffers.items():
+        index = by_location.get(os.path.abspath(path))
+        if index is None:
+            found.append(Discovered(path, explicit=True))
+        else:
+            path = found[index].path
+            found[index] = Discovered(path, explicit=True)
+        kept[path] = data
+    return found, kept
+
+
+def _lint_paths(paths: Sequence[str], options: LintOptions, buffers: Mapping[str, bytes]) -> LintResult:
     from fsdp_lint.engine import cache
 
+    started = time.perf_counter()
     found = list(discover(paths, options.exclude, options.respect_gitignore))
+    if buffers:
+        found, buffers = _with_buffers(found, buffers)
+    log.info("discovery: %d files in %.3fs", len(found), time.perf_counter() - started)
     data: Dict[str, bytes] = {}
     failures: List[Violation] = []
     for entry in found:
-        read = read_bytes(entry.path, entry.path)
+        read = buffers[entry.path] if entry.path in buffers else read_bytes(entry.path, entry.path)
         if isinstance(read, Violation):
             failures.append(read)
         else:
             data[entry.path] = read
     unreadable = [failure.path for failure in failures]
-    store = cache.ResultCache.open(options.cache_dir, paths, _fingerprint(options)) if options.cache_dir else None
+    workspace = list(paths) + [f"<buffer {path}>" for path in sorted(buffers)]
+    store = cache.ResultCache.open(options.cache_dir, workspace, _fingerprint(options)) if options.cache_dir else None
     hashes: Dict[str, bytes] = {}
     if store is not None and store.has_entry():  # else a cold run: hash while scanning, below
         hashes = {path: cache.content_hash(raw) for path, raw in data.items()}
         hit = store.whole_run(cache.tree_key(hashes, unreadable))
         if hit is not None:
+            log.info("cache: no file changed since the last run (%s): its findings, in %.3fs", store.path, time.perf_counter() - started)
             return LintResult(list(hit), [], len(found))
     hash_while_scanning = store is not None and not hashes
     for path, raw in list(data.items()):
@@ -102,15 +134,23 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
     texts = _Texts(data)
     tree = SourceTree(texts, _module_names(data, _package_dir_on_disk), data, on_disk=True)
     config = _rule_config(options)
+    phase = time.perf_counter()
     scan_errors = _scan(tree, config, options.jobs, hashes if hash_while_scanning else None)
     explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
     relevant = relevant_paths(tree, config, explicit)
+    log.info("scan: %d of %d files can reach FSDP2 code, in %.3fs", len(relevant), len(tree.texts), time.perf_counter() - phase)
+    for path in sorted(tree.texts):
+        log.debug("%s %s", "analyse" if path in relevant or not options.prefilter else "syntax check only", path)
     known = store.syntax_results(tree, hashes) if store is not None else {}
     skipped = [path for path in sorted(tree.texts) if path not in relevant and path not in known] if options.prefilter else []
     checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1, tree.data)
+    phase = time.perf_counter()
     analysis = store.analysis(tree, relevant, hashes) if store is not None else None
     if analysis is None:
         analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs))
+        log.info("analysis: %d files parsed, in %.3fs", len(analysis.parsed), time.perf_counter() - phase)
+    else:
+        log.info("cache: nothing the analysis depends on changed (%s): its facts reused", store.path)
     syntax = {path: found for path, found in known.items() if path not in relevant}
     syntax.update({path: None for path in skipped})
     syntax.update({violation.path: violation for violation in checked()})
@@ -120,6 +160,7 @@ def _lint_paths(paths: Sequence[str], options: LintOptions) -> LintResult:
     result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     if store is not None and not result.internal_errors:
         store.save(cache.tree_key(hashes, unreadable), tree, hashes, analysis, relevant, result.violations, syntax)
+    log.info("run: %d files in %.3fs", len(found), time.perf_counter() - started)
     return result
 
 

@@ -27,16 +27,19 @@ the defaults.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence, Tuple
 
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.selection import PerFileIgnore
 
 if TYPE_CHECKING:
+    from fsdp_lint.engine.lint import LintOptions
     from fsdp_lint.engine.rule import RuleSetting
 
 if sys.version_info >= (3, 11):
@@ -95,23 +98,68 @@ def _table(path: str) -> Optional[Mapping[str, Any]]:
     return None
 
 
-def find(paths: Sequence[str]) -> Optional[str]:
-    """The pyproject.toml with a `[tool.fsdp-lint]` table nearest above the linted paths."""
+def _start(paths: Sequence[str]) -> str:
+    """The directory that holds every linted path (a file's own directory for one file)."""
     absolute = [os.path.abspath(p) for p in paths] or [os.getcwd()]
     try:
         directory = os.path.commonpath(absolute)
     except ValueError:  # paths on different drives
         directory = os.getcwd()
-    if not os.path.isdir(directory):
-        directory = os.path.dirname(directory)
+    return directory if os.path.isdir(directory) else os.path.dirname(directory)
+
+
+def _is_repository_root(directory: str) -> bool:
+    return any(os.path.exists(os.path.join(directory, vcs)) for vcs in (".git", ".hg"))
+
+
+def find(paths: Sequence[str]) -> Optional[str]:
+    """The pyproject.toml with a `[tool.fsdp-lint]` table nearest above the linted paths."""
+    directory = _start(paths)
     while True:
         candidate = os.path.join(directory, "pyproject.toml")
         if os.path.isfile(candidate) and _table(candidate) is not None:
             return candidate
         parent = os.path.dirname(directory)
-        if parent == directory or any(os.path.exists(os.path.join(directory, vcs)) for vcs in (".git", ".hg")):
+        if parent == directory or _is_repository_root(directory):
             return None
         directory = parent
+
+
+def project_root(paths: Sequence[str], config_path: Optional[str]) -> Optional[str]:
+    """The project the linted paths belong to: the directory of the pyproject.toml that configures
+    the run, else the repository root above them, else None (ruff's rule for its cache)."""
+    if config_path:
+        return os.path.dirname(os.path.abspath(config_path))
+    directory = _start(paths)
+    while True:
+        if _is_repository_root(directory):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+@lru_cache(maxsize=1)
+def _known_codes() -> Tuple[str, ...]:
+    from fsdp_lint.catalogue import catalogue
+
+    return tuple(catalogue())
+
+
+def unknown_code(code: str) -> Optional[str]:
+    """None when `code` is a code or a prefix of one (`FSD`, `FSD2`, `FSD201`); else what is wrong
+    with it, naming the closest codes, so that a typo stops the run instead of selecting nothing."""
+    known = _known_codes()
+    if any(existing.startswith(code) for existing in known):
+        return None
+    def nearness(existing: str) -> Tuple[float, int]:
+        distance = abs(int(existing[3:]) - int(code[3:6].ljust(3, "0"))) if code[3:6].isdigit() else 0
+        return (-difflib.SequenceMatcher(None, code, existing).ratio(), distance)
+
+    closest = [c for c in sorted(known, key=nearness)[:3] if difflib.SequenceMatcher(None, code, c).ratio() >= 0.6]
+    hint = f"closest: {', '.join(closest)}" if closest else "codes look like FSD201, prefixes like FSD2"
+    return f"unknown code or prefix {code!r} ({hint}; `fsdp-lint rules` lists them)"
 
 
 def load(path: str) -> Config:
@@ -141,6 +189,34 @@ def load(path: str) -> Config:
     )
 
 
+def lint_options(
+    settings: Config,
+    select: Sequence[str] = (),
+    extend_select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    extend_exclude: Sequence[str] = (),
+    respect_gitignore: Optional[bool] = None,
+    **engine: Any,
+) -> LintOptions:
+    """A run's options from its configuration and the command line's flags, each flag replacing or
+    extending its key as in ruff: `select` and `exclude` replace, the others add. The CLI and the
+    flake8 plugin both build their options here, so that they agree on every file."""
+    from fsdp_lint.engine.lint import LintOptions
+    from fsdp_lint.selection import Selection
+
+    chosen = tuple(select) if select else (settings.select or ("FSD",)) + settings.extend_select
+    selection = Selection(chosen + tuple(extend_select), settings.ignore + tuple(ignore), settings.per_file_ignores)
+    return LintOptions(
+        selection=selection,
+        exclude=(tuple(exclude) if exclude else settings.exclude) + settings.extend_exclude + tuple(extend_exclude),
+        respect_gitignore=settings.respect_gitignore if respect_gitignore is None else respect_gitignore,
+        rule_settings=settings.rule_settings,
+        apis=settings.apis,
+        **engine,
+    )
+
+
 def _strings(path: str, key: str, value: Any) -> List[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(path, key, f"must be a list of strings, not {value!r}")
@@ -150,8 +226,9 @@ def _strings(path: str, key: str, value: Any) -> List[str]:
 def _codes(path: str, key: str, value: Any) -> Tuple[str, ...]:
     codes = [item.strip().upper() for item in _strings(path, key, value)]
     for code in codes:
-        if not CODE.match(code):
-            raise ConfigError(path, key, f"{code!r} is not an fsdp-lint code or prefix (codes look like FSD201 or FSD2)")
+        problem = unknown_code(code)
+        if problem:
+            raise ConfigError(path, key, problem)
     return tuple(codes)
 
 

@@ -1,16 +1,20 @@
 """The flake8 plugin (`FSD` codes): fsdp-lint's findings wherever flake8 already runs, in CI and in
 every editor that runs flake8 on the buffer being edited.
 
+The plugin reads the configuration the CLI would read for the same file: the `[tool.fsdp-lint]`
+table of the nearest pyproject.toml above the file (not above flake8's working directory), with its
+selection, per-file ignores, excludes under `force-exclude`, rule options and `analysis`
+declarations. So the editor shows what `fsdp-lint FILE` prints in CI. flake8 then applies its own
+`select`, `ignore`, `per-file-ignores` and `# noqa` on top, as it does for every plugin.
+
 flake8 hands each file over on its own, so the cross-module facts (a helper in another module
 that shards its argument, an optimizer built by another module's factory) only cover the file
-itself: `fsdp-lint PATH` sees the whole project and finds more. flake8 does its own selection,
-`# noqa` and per-file-ignores, so the plugin reports every finding and lets flake8 filter; rule
-options still come from `[tool.fsdp-lint.rules.*]` of the pyproject.toml above the working
-directory.
+itself: `fsdp-lint PATH` sees the whole project and finds more.
 
 Editors send unsaved buffers on stdin (`flake8 --stdin-display-name PATH -`), so the plugin
-analyses the `lines` flake8 passes and never reads `filename`. A crash inside it is reported on
-stderr and never stops flake8's run over the other files and plugins.
+analyses the `lines` flake8 passes and never reads `filename` (it only locates the configuration).
+A crash inside it is reported on stderr and never stops flake8's run over the other files and
+plugins.
 """
 
 from __future__ import annotations
@@ -19,29 +23,61 @@ import ast
 import os
 import re
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterator, List, Tuple, Type
+from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple, Type
 
 from fsdp_lint import __version__
 
 if TYPE_CHECKING:
-    from fsdp_lint.engine.rule import RuleSetting
+    from fsdp_lint.engine.lint import LintOptions
 
 # Files that cannot mention FSDP cannot break its contracts: skip them before the costly parse,
-# since flake8 runs every plugin on every file whatever `--select` says.
-_MENTIONS_FSDP = re.compile(r"fsdp|fully_shard|FullySharded", re.IGNORECASE)
+# since flake8 runs every plugin on every file whatever `--select` says. A project's declared
+# sharding functions and optimizers (`[tool.fsdp-lint.analysis]`) are added per configuration.
+_MENTIONS_FSDP = r"fsdp|fully_shard|FullySharded"
 
 
-@lru_cache(maxsize=1)
-def _rule_settings() -> Tuple["RuleSetting", ...]:
+@dataclass(frozen=True)
+class _Settings:
+    options: "LintOptions"
+    mentions: "re.Pattern[str]"
+    force_exclude: Tuple[str, ...] = ()  # the excludes, when `force-exclude` applies them to named files
+
+
+@lru_cache(maxsize=64)
+def _settings_of(config_path: Optional[str]) -> _Settings:
+    """The options `fsdp-lint FILE` would use under this configuration file (None: no file)."""
+    from fsdp_lint.engine.lint import LintOptions
     from fsdp_lint.frontends import config
 
     try:
-        path = config.find([os.getcwd()])
-        return config.load(path).rule_settings if path else ()
+        settings = config.load(config_path) if config_path else config.Config()
     except config.ConfigError as error:
-        sys.stderr.write(f"fsdp-lint: {error}; using the rules' built-in options\n")
-        return ()
+        sys.stderr.write(f"fsdp-lint: {error}; using the built-in settings\n")
+        settings = config.Config()
+    options = config.lint_options(settings, noqa=False)
+    declared = sorted(settings.apis.scan_names)
+    mentions = re.compile("|".join([_MENTIONS_FSDP, *(re.escape(name) for name in declared)]), re.IGNORECASE)
+    excludes = tuple(options.exclude) if settings.force_exclude else ()
+    return _Settings(options, mentions, excludes)
+
+
+@lru_cache(maxsize=256)
+def _config_path(directory: str) -> Optional[str]:
+    from fsdp_lint.frontends import config
+
+    try:
+        return config.find([directory])
+    except config.ConfigError as error:
+        sys.stderr.write(f"fsdp-lint: {error}; using the built-in settings\n")
+        return None
+
+
+def _settings(filename: str) -> _Settings:
+    """flake8 names stdin `stdin` (or the editor's `--stdin-display-name`): either way the name,
+    taken from flake8's working directory, says where the configuration is."""
+    return _settings_of(_config_path(os.path.dirname(os.path.abspath(filename))))
 
 
 class Flake8Plugin:
@@ -56,12 +92,18 @@ class Flake8Plugin:
 
     def run(self) -> Iterator[Tuple[int, int, str, Type["Flake8Plugin"]]]:
         text = "".join(self.lines)
-        if not _MENTIONS_FSDP.search(text):
-            return
         try:
-            from fsdp_lint.engine.lint import LintOptions, lint_sources
+            settings = _settings(self.filename)
+            if not settings.mentions.search(text):
+                return
+            if settings.force_exclude:
+                from fsdp_lint.frontends.config import excluded
 
-            result = lint_sources({self.filename: text}, LintOptions(noqa=False, rule_settings=_rule_settings()))
+                if excluded(self.filename, settings.force_exclude):
+                    return
+            from fsdp_lint.engine.lint import lint_sources
+
+            result = lint_sources({self.filename: text}, settings.options)
         except Exception as error:  # flake8 aborts its whole run on a plugin's exception
             sys.stderr.write(f"fsdp-lint: internal error on {self.filename}: {type(error).__name__}: {error} (file skipped)\n")
             return

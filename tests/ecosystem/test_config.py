@@ -110,7 +110,7 @@ model, optimizer = wrap_for_training(model, optimizer)
     [
         ('selct = ["FSD"]', "selct: unknown key"),
         ('select = "FSD"', "select: must be a list of strings"),
-        ('ignore = ["E501"]', "ignore: 'E501' is not an fsdp-lint code"),
+        ('ignore = ["E501"]', "ignore: unknown code or prefix 'E501'"),
         ('respect-gitignore = "yes"', "respect-gitignore: must be true or false"),
         ('per-file-ignores = ["tests/*"]', "per-file-ignores: must be a table"),
         ('[tool.fsdp-lint.rules.FSD999]\nx = []', "rules.FSD999: no static rule has this code"),

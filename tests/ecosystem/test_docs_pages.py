@@ -1,5 +1,5 @@
 """Docs from one source: `fsdp-lint rule`, `fsdp-lint rules`, and README's examples, which must be
-what the commands print."""
+what the commands print on `examples/train.py` (shipped, so a reader can run them)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from fsdp_lint.catalogue import catalogue
-from tests.ecosystem.samples import README_TRAIN
 from tests.static.helpers import run_cli, write_tree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,12 +38,13 @@ def test_rules_lists_every_contract():
 
 def test_readme_has_examples_to_check():
     commands = [command for command, _ in EXAMPLES]
-    assert "$ fsdp-lint src/" in commands and "$ flake8 --select FSD src/" in commands
+    assert "$ fsdp-lint examples/" in commands and "$ flake8 --select FSD examples/" in commands
 
 
 @pytest.mark.parametrize("command, expected", EXAMPLES, ids=[c for c, _ in EXAMPLES])
 def test_readme_example_output_is_what_the_command_prints(tmp_path, command, expected):
-    write_tree(tmp_path, {".git/HEAD": "", "src/train.py": README_TRAIN})
+    example = (ROOT / "examples" / "train.py").read_text(encoding="utf-8")
+    write_tree(tmp_path, {".git/HEAD": "", "examples/train.py": example})
     argv = shlex.split(command[2:])
     program = "from fsdp_lint.frontends.cli import main" if argv[0] == "fsdp-lint" else "from flake8.main.cli import main"
     done = subprocess.run(
@@ -56,6 +56,6 @@ def test_readme_example_output_is_what_the_command_prints(tmp_path, command, exp
     if lines[-1] == "...":  # an excerpt: the first lines only
         lines, printed = lines[:-1], printed[: len(lines) - 1]
     assert printed == lines, (
-        f"README's `{command}` example is stale: run it on tests/ecosystem/samples.README_TRAIN saved as "
-        "src/train.py (with NO_COLOR=1) and paste its output"
+        f"README's `{command}` example is stale: run it at the repository's root (with NO_COLOR=1 and "
+        "--no-cache) and paste its output"
     )

@@ -86,3 +86,72 @@ def test_every_single_file_rule_example_gives_the_same_findings_through_flake8(t
     by_rule = lambda items, c: {i for i in items if i[0].startswith(c.lower())}  # noqa: E731
     for code in all_rules():
         assert {i for i in by_rule(found, code) if i[2] == code} == by_rule(expected, code), code
+
+
+# The editor shows what CI shows: a project whose configuration lives in a subdirectory's
+# pyproject.toml, linted by flake8 from several working directories and by the CLI.
+PARITY_CONFIG = """\
+[tool.fsdp-lint]
+ignore = ["FSD301"]
+per-file-ignores = { "tests/*" = ["FSD2"] }
+
+[tool.fsdp-lint.rules.FSD202]
+extend-remapping-calls = ["wrap_for_training"]
+
+[tool.fsdp-lint.analysis]
+extra-shard-functions = ["mylib.parallel.shard_model"]
+"""
+# FSD202 only with the declared sharding function (and a name the plugin's text screen must keep).
+DECLARED = """\
+import torch
+from mylib.parallel import shard_model
+
+model = Net()
+optimizer = torch.optim.AdamW(model.parameters())
+shard_model(model)
+torch.save(model.state_dict(), "x.pt")
+"""
+# FSD202 only without the rule option.
+REMAPPED = """\
+import torch
+from torch.distributed.fsdp import fully_shard
+
+model = Model()
+optimizer = torch.optim.AdamW(model.parameters())
+fully_shard(model)
+model, optimizer = wrap_for_training(model, optimizer)
+"""
+
+
+def test_plugin_and_cli_agree_on_every_file_from_any_working_directory(tmp_path):
+    import os
+
+    from tests.static.helpers import run_subprocess
+
+    project = tmp_path / "repo" / "proj"
+    write_tree(tmp_path, {
+        "repo/.git/HEAD": "", "repo/proj/pyproject.toml": PARITY_CONFIG,
+        "repo/proj/src/train.py": DECLARED, "repo/proj/src/remapped.py": REMAPPED,
+        "repo/proj/src/plain.py": TRAIN, "repo/proj/tests/test_train.py": TRAIN,
+    })
+    files = sorted(p for p in project.rglob("*.py"))
+    cli = set()
+    for path in files:  # one file at a time: the plugin's view (flake8 hands over one file)
+        run = run_subprocess(["--format", "json", "--no-cache", str(path)], cwd=str(path.parent))
+        assert run.code in (0, 1), run.err
+        cli |= {(r["path"], r["line"], r["code"]) for r in __import__("json").loads(run.out)}
+    assert (str(project / "src" / "train.py"), 5, "FSD202") in cli  # the declared sharding function
+    assert not any(path.endswith("remapped.py") for path, _, _ in cli)  # the rule option
+    assert not any(path.endswith("test_train.py") and code.startswith("FSD2") for path, _, code in cli)  # per-file-ignores
+    assert not any(code == "FSD301" for _, _, code in cli)
+    for cwd in (tmp_path, tmp_path / "repo", project, project / "src", project / "tests"):
+        relative = [os.path.relpath(path, cwd) for path in files]
+        done = flake8(["--select", "FSD", *relative], cwd)
+        assert done.returncode == 1, done.stderr
+        plugin = set()
+        for line in done.stdout.splitlines():
+            path, row, _, rest = line.split(":", 3)
+            plugin.add((os.path.normpath(cwd / path), int(row), rest.split()[0]))
+        assert plugin == cli, cwd
+    stdin = flake8(["--select", "FSD", "--stdin-display-name", "src/train.py", "-"], project, stdin=DECLARED)
+    assert {(f[1], f[3]) for f in findings(stdin.stdout)} == {(5, "FSD202")}

@@ -151,3 +151,194 @@ def test_python_dash_m_entry_point(tmp_path):
     write_tree(tmp_path, {"bad.py": BYPASS})
     done = subprocess.run([sys.executable, "-m", "fsdp_lint", "--format", "concise", str(tmp_path)], capture_output=True, text=True)
     assert done.returncode == 1 and "FSD201" in done.stdout
+
+
+# --- Conventions a ruff or flake8 user reaches for (issue 14) ---------------------------------
+
+HELPER = """\
+from torch.distributed.fsdp import fully_shard
+
+
+def shard(model):
+    for layer in model.layers:
+        fully_shard(layer)
+    fully_shard(model)
+    return model
+"""
+USES_HELPER = """\
+from helpers import shard
+
+model = shard(Model())
+out = model.forward(x)
+"""
+
+
+def _subprocess(args, cwd, stdin=None, env=None):
+    import subprocess
+    import sys
+
+    code = "import sys\nfrom fsdp_lint.frontends.cli import main\nsys.exit(main())"
+    environment = {**os.environ, "NO_COLOR": "", "FORCE_COLOR": "", **(env or {})}
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, input=stdin, capture_output=True, text=True, timeout=300, env=environment)
+
+
+def test_a_closed_pipe_ends_the_run_quietly(tmp_path):
+    """`fsdp-lint ... | head -1` through a real shell pipe: one line, no error, exit 0 (ruff's)."""
+    import shlex
+    import subprocess
+    import sys
+
+    write_tree(tmp_path, {f"bad{i}.py": BYPASS for i in range(300)})
+    command = f"{shlex.quote(sys.executable)} -m fsdp_lint --no-cache {shlex.quote(str(tmp_path))} | head -1"
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=300)
+    assert done.stdout.count("\n") == 1 and "FSD201" in done.stdout
+    assert done.stderr == ""
+    assert done.returncode == 0
+
+
+def test_stdin_is_linted_as_the_named_file_of_its_project(tmp_path):
+    """The buffer replaces the file on disk; the name picks the config and per-file ignores, and
+    the project's other modules still count (helpers.shard shards its argument)."""
+    write_tree(tmp_path, {
+        ".git/HEAD": "", "pyproject.toml": '[tool.fsdp-lint]\nper-file-ignores = { "tests/*" = ["FSD201"] }\n',
+        "src/helpers.py": HELPER, "src/train.py": "x = 1\n", "tests/test_train.py": "x = 1\n",
+    })
+    run = _subprocess(["--format", "concise", "-", "--stdin-filename", "src/train.py"], tmp_path, stdin=USES_HELPER)
+    assert run.returncode == 1, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("src/train.py:4:7: FSD201 ") and lines[1] == "Found 1 finding (1 FSD201)."
+    ignored = _subprocess(["--format", "concise", "--stdin-filename", "tests/test_train.py"], tmp_path, stdin=USES_HELPER.replace("from helpers", "from src.helpers"))
+    assert ignored.returncode == 0, ignored.stdout + ignored.stderr
+    from_elsewhere = _subprocess(["--format", "concise", "-", "--stdin-filename", str(tmp_path / "src" / "train.py")], tmp_path.parent, stdin=USES_HELPER)
+    assert from_elsewhere.returncode == 1 and f"{tmp_path / 'src' / 'train.py'}:4:7: FSD201" in from_elsewhere.stdout
+    assert not (tmp_path.parent / ".fsdp_lint_cache").exists()
+
+
+def test_output_file_exit_zero_and_color(tmp_path):
+    write_tree(tmp_path, {"bad.py": BYPASS})
+    report = tmp_path / "report.json"
+    run = run_cli(["--format", "json", "-o", str(report), "--exit-zero", str(tmp_path / "bad.py")])
+    assert run.code == 0 and run.out == ""
+    assert [r["code"] for r in json.loads(report.read_text())] == ["FSD201"]
+    coloured = _subprocess(["--color", "always", "bad.py"], tmp_path, env={"NO_COLOR": "1"})
+    assert "\x1b[" in coloured.stdout and coloured.returncode == 1
+    plain = _subprocess(["--color", "never", "bad.py"], tmp_path, env={"FORCE_COLOR": "1"})
+    assert "\x1b[" not in plain.stdout
+    assert "\x1b[" in _subprocess(["bad.py"], tmp_path, env={"FORCE_COLOR": "1"}).stdout
+    assert run_cli(["--color", "sometimes", "bad.py"]).code == 2
+
+
+def test_add_noqa_silences_every_current_finding_and_keeps_the_rest(tmp_path):
+    source = (
+        "from torch.distributed.fsdp import fully_shard\r\n"
+        "fully_shard(model)\r\n"
+        "a = model.forward(1)  # noqa: E501\r\n"
+        "b = model.forward(2)  # a comment\r\n"
+        "c = model.forward(3) + \\\r\n"
+        "    model.forward(4)\r\n"
+        's = """%s\r\n'
+        '""" % model.forward(5)\r\n'
+    )
+    path = tmp_path / "train.py"
+    path.write_bytes(source.encode())
+    run = run_cli(["--add-noqa", str(path)])
+    assert run.code == 1  # line 5 ends in a continuation: no comment can go there
+    assert f"{path}:5: cannot add `# noqa: FSD201`" in run.err
+    assert "Added 4 noqa directives in 1 file." in run.err
+    assert path.read_bytes().decode() == source.replace("# noqa: E501", "# noqa: E501, FSD201").replace(
+        "# a comment", "# a comment  # noqa: FSD201").replace("model.forward(4)", "model.forward(4)  # noqa: FSD201").replace(
+        "model.forward(5)", "model.forward(5)  # noqa: FSD201")
+    left = json.loads(run_cli(["--format", "json", str(path)]).out)
+    assert [(r["line"], r["code"]) for r in left] == [(5, "FSD201")]
+    assert run_cli(["--add-noqa", "--fix", str(path)]).code == 2
+
+
+def test_show_settings_names_each_source(tmp_path, monkeypatch):
+    write_tree(tmp_path, {".git/HEAD": "", "pyproject.toml": '[tool.fsdp-lint]\nignore = ["FSD101"]\n[tool.fsdp-lint.rules.FSD202]\nextend-remapping-calls = ["wrap"]\n', "a.py": BYPASS})
+    monkeypatch.chdir(tmp_path)
+    run = run_cli(["--show-settings", "--ignore", "FSD3", "."])
+    assert run.code == 0, run.err
+    config = str(tmp_path / "pyproject.toml")
+    assert f"# configuration file: {config}" in run.out
+    lines = {line.split(" = ")[0]: line for line in run.out.splitlines() if " = " in line}
+    assert lines["select"].startswith('select = ["FSD"]') and lines["select"].endswith("# default")
+    assert lines["ignore"].startswith('ignore = ["FSD101", "FSD3"]') and lines["ignore"].endswith(f"# {config} + --ignore")
+    assert lines["extend-remapping-calls"].startswith('extend-remapping-calls = ["wrap"]')
+    assert f"# cache: {tmp_path / '.fsdp_lint_cache'}" in run.out
+    assert not (tmp_path / ".fsdp_lint_cache").exists()  # nothing was linted
+
+
+def test_verbose_names_kept_and_skipped_files_and_timings(tmp_path):
+    write_tree(tmp_path, {".git/HEAD": "", ".gitignore": "gen/\n", "a.py": BYPASS, "plain.py": "x = 1\n", "gen/b.py": BYPASS, "vendor/c.py": BYPASS})
+    run = _subprocess(["-v", "--exclude", "vendor", "."], tmp_path)
+    assert run.returncode == 1
+    for expected in ("skip gen/ (.gitignore)", "skip vendor/ (exclude)", "analyse a.py", "syntax check only plain.py", "discovery: 2 files", "total: "):
+        assert expected in run.stderr, expected
+    assert "skip" not in _subprocess(["."], tmp_path).stderr
+
+
+@pytest.mark.parametrize("flag", ["--select", "--extend-select", "--ignore"])
+def test_an_unknown_code_is_a_usage_error_naming_the_closest(tmp_path, flag):
+    write_tree(tmp_path, {"bad.py": BYPASS})
+    run = run_cli([flag, "FSD209", str(tmp_path)])
+    assert run.code == 2 and run.out == ""
+    assert f"{flag}: unknown code or prefix 'FSD209' (closest: FSD206, FSD205, FSD204;" in run.err
+    assert run_cli([flag, "FSD2", str(tmp_path)]).code in (0, 1)
+
+
+def test_an_unknown_code_in_the_config_names_the_closest(tmp_path, monkeypatch):
+    write_tree(tmp_path, {".git/HEAD": "", "pyproject.toml": '[tool.fsdp-lint]\nselect = ["FSD2011"]\n', "a.py": "x = 1\n"})
+    monkeypatch.chdir(tmp_path)
+    run = run_cli(["."])
+    assert run.code == 2 and "select: unknown code or prefix 'FSD2011' (closest: FSD201," in run.err
+
+
+def test_no_python_file_is_a_warning(tmp_path):
+    (tmp_path / "empty").mkdir()
+    write_tree(tmp_path, {"docs/readme.txt": "x"})
+    for target in ("empty", "docs"):
+        run = run_cli([str(tmp_path / target)])
+        assert run.code == 0
+        assert f"fsdp-lint: warning: no Python files found under {tmp_path / target}" in run.err
+
+
+def test_statistics_follow_the_format(tmp_path):
+    write_tree(tmp_path, {"bad.py": BYPASS, "save.py": SAVE})
+    records = json.loads(run_cli(["--statistics", "--format", "json", str(tmp_path)]).out)
+    assert records == [
+        {"code": "FSD201", "name": "forward-bypass", "count": 1, "fixable": True},
+        {"code": "FSD301", "name": "save-sharded-state", "count": 1, "fixable": False},
+    ]
+    assert run_cli(["--statistics", "--format", "sarif", str(tmp_path)]).code == 2
+
+
+def test_help_names_commands_exit_codes_and_configuration():
+    run = run_cli(["--help"])
+    assert run.code == 0
+    for part in ("check [PATH ...]", "rule CODE", "rules ", "exit codes:", "0  no findings", "1  findings",
+                 "2  usage, configuration or internal error", "[tool.fsdp-lint] in the nearest pyproject.toml"):
+        assert part in run.out, part
+    assert run_cli(["check", "--help"]).out == run.out
+    assert _subprocess(["-V"], ".").stdout.startswith("fsdp-lint ")
+    rule_help = run_cli(["rule", "--help"])
+    assert rule_help.code == 0 and rule_help.out.startswith("usage: fsdp-lint rule") and "no contract" not in rule_help.err
+    assert run_cli(["rules", "--help"]).out.startswith("usage: fsdp-lint rules")
+    assert run_cli(["rule"]).code == 2
+
+
+def test_the_cache_goes_to_the_project_root(tmp_path, monkeypatch):
+    write_tree(tmp_path, {"repo/.git/HEAD": "", "repo/pkg/pyproject.toml": "[tool.fsdp-lint]\n", "repo/pkg/src/a.py": BYPASS,
+                          "repo/other/b.py": BYPASS, "loose/c.py": BYPASS})
+    monkeypatch.chdir(tmp_path / "repo" / "pkg" / "src")
+    run_cli(["a.py"])
+    assert (tmp_path / "repo" / "pkg" / ".fsdp_lint_cache").is_dir()  # beside the configuring pyproject.toml
+    monkeypatch.chdir(tmp_path / "repo" / "other")
+    run_cli(["."])
+    assert (tmp_path / "repo" / ".fsdp_lint_cache").is_dir()  # the repository root
+    monkeypatch.chdir(tmp_path / "loose")
+    run_cli(["c.py"])
+    assert (tmp_path / "loose" / ".fsdp_lint_cache").is_dir()  # neither: here
+    assert not (tmp_path / "repo" / "pkg" / "src" / ".fsdp_lint_cache").exists()
+    assert not (tmp_path / "repo" / "other" / ".fsdp_lint_cache").exists()
+    run_cli(["--cache-dir", str(tmp_path / "mine"), "c.py"])
+    assert (tmp_path / "mine").is_dir()

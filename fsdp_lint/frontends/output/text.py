@@ -2,7 +2,8 @@
 
 Each finding starts with `path:line:col: CODE message` (the form editors and CI parsers already
 match), then the offending line with a caret under the span and a `help:` line. Colour follows
-the terminal, `NO_COLOR` and `FORCE_COLOR` (https://no-color.org, https://force-color.org).
+the terminal, `NO_COLOR` and `FORCE_COLOR` (https://no-color.org, https://force-color.org), unless
+`--color always|never` decides.
 The `Found 3 findings (...)` summary is the command's to print (`--quiet` drops it).
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import linecache
 import os
 from collections import Counter
-from typing import Sequence, TextIO
+from typing import Any, Dict, List, Sequence, TextIO
 
 from fsdp_lint.violation import Violation
 
@@ -29,7 +30,10 @@ class _Palette:
             self.bold = self.reset = self.path = self.error = self.warning = self.help = self.dim = ""
 
 
-def use_colour(stream: TextIO) -> bool:
+def use_colour(stream: TextIO, choice: str = "auto") -> bool:
+    """`--color`: `always` and `never` decide; `auto` follows NO_COLOR, FORCE_COLOR, then the terminal."""
+    if choice != "auto":
+        return choice == "always"
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):
@@ -72,8 +76,8 @@ def summary(violations: Sequence[Violation]) -> str:
     return f"Found {counted(violations)}." if violations else "All checks passed."
 
 
-def render(violations: Sequence[Violation], stream: TextIO) -> None:
-    p = _Palette(use_colour(stream))
+def render(violations: Sequence[Violation], stream: TextIO, colour: str = "auto") -> None:
+    p = _Palette(use_colour(stream, colour))
     for v in violations:
         stream.write(_header(v, p) + "\n")
         stream.write(_source_lines(v, p))
@@ -82,18 +86,27 @@ def render(violations: Sequence[Violation], stream: TextIO) -> None:
         stream.write("\n")
 
 
-def render_concise(violations: Sequence[Violation], stream: TextIO) -> None:
-    p = _Palette(use_colour(stream))
+def render_concise(violations: Sequence[Violation], stream: TextIO, colour: str = "auto") -> None:
+    p = _Palette(use_colour(stream, colour))
     for v in violations:
         stream.write(_header(v, p) + "\n")
 
 
-def render_statistics(violations: Sequence[Violation], stream: TextIO) -> None:
-    """`--statistics`: one line per code, most frequent first; `[*]` marks codes `--fix` can fix."""
+def statistics(violations: Sequence[Violation]) -> List[Dict[str, Any]]:
+    """`--statistics`: a record per code, most frequent first (`--format json` prints these)."""
     counts = Counter(v.code for v in violations)
     names = {v.code: v.name for v in violations}
     fixable = {v.code for v in violations if v.fix is not None}
-    width = len(str(max(counts.values(), default=0)))
-    for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        marker = "[*]" if code in fixable else "   "
-        stream.write(f"{n:>{width}}  {code}  {marker} {names[code]}\n")
+    return [
+        {"code": code, "name": names[code], "count": n, "fixable": code in fixable}
+        for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    ]
+
+
+def render_statistics(violations: Sequence[Violation], stream: TextIO) -> None:
+    """`--statistics`: one line per code, most frequent first; `[*]` marks codes `--fix` can fix."""
+    records = statistics(violations)
+    width = len(str(max((r["count"] for r in records), default=0)))
+    for r in records:
+        marker = "[*]" if r["fixable"] else "   "
+        stream.write(f"{r['count']:>{width}}  {r['code']}  {marker} {r['name']}\n")
