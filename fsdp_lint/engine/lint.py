@@ -139,8 +139,9 @@ def _lint_paths(paths: Sequence[str], options: LintOptions, buffers: Mapping[str
     explicit = [entry.path for entry in found if entry.explicit and entry.path in texts]
     relevant = relevant_paths(tree, config, explicit)
     log.info("scan: %d of %d files can reach FSDP2 code, in %.3fs", len(relevant), len(tree.texts), time.perf_counter() - phase)
-    for path in sorted(tree.texts):
-        log.debug("%s %s", "analyse" if path in relevant or not options.prefilter else "syntax check only", path)
+    if log.isEnabledFor(logging.DEBUG):
+        for path in sorted(tree.texts):
+            log.debug("%s %s", "analyse" if path in relevant or not options.prefilter else "syntax check only", path)
     known = store.syntax_results(tree, hashes) if store is not None else {}
     skipped = [path for path in sorted(tree.texts) if path not in relevant and path not in known] if options.prefilter else []
     checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1, tree.data)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -20,6 +21,10 @@ from typing import Dict, List, Sequence, Set
 
 from fsdp_lint.engine import noqa
 from fsdp_lint.violation import Violation
+
+# Physical lines as tokenize numbers them (str.splitlines would also split at form feeds and
+# other separators that do not end a Python line).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 @dataclass
@@ -55,7 +60,7 @@ def _add_to_file(path: str, wanted: Dict[int, Set[str]], refused: List[str]) -> 
         return 0
     blocked = _lines_that_cannot_end_in_a_comment(tokens)
     comments = {token.start[0]: token for token in tokens if token.type == tokenize.COMMENT}
-    lines = text.splitlines(keepends=True)
+    lines = _LINE.findall(text)
     count = 0
     for number in sorted(wanted):
         if number in blocked or not 1 <= number <= len(lines):

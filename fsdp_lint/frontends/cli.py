@@ -314,7 +314,7 @@ def _render(args: argparse.Namespace, violations: Sequence[Violation], out: Text
     elif args.statistics:
         text.render_statistics(violations, out)
     elif args.format in HUMAN_FORMATS:
-        FORMATS[args.format](violations, out, getattr(args, "color", "auto"))
+        FORMATS[args.format](violations, out, args.color)
     else:
         FORMATS[args.format](violations, out)
     if args.format in HUMAN_FORMATS and not args.quiet:

@@ -33,7 +33,7 @@ import re
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.selection import PerFileIgnore
@@ -79,6 +79,7 @@ class Config:
     force_exclude: bool = False
     rule_settings: Tuple[RuleSetting, ...] = ()
     apis: DeclaredApis = DeclaredApis()
+    keys: FrozenSet[str] = frozenset()  # the keys the file sets (`--show-settings` names them as the source)
 
 
 def _table(path: str) -> Optional[Mapping[str, Any]]:
@@ -176,6 +177,7 @@ def load(path: str) -> Config:
     select = table.get("select")
     return Config(
         path=path,
+        keys=frozenset(table),
         select=None if select is None else _codes(path, "select", select),
         extend_select=_codes(path, "extend-select", table.get("extend-select", [])),
         ignore=_codes(path, "ignore", table.get("ignore", [])),

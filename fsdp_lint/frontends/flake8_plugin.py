@@ -33,8 +33,9 @@ if TYPE_CHECKING:
     from fsdp_lint.engine.lint import LintOptions
 
 # Files that cannot mention FSDP cannot break its contracts: skip them before the costly parse,
-# since flake8 runs every plugin on every file whatever `--select` says. A project's declared
-# sharding functions and optimizers (`[tool.fsdp-lint.analysis]`) are added per configuration.
+# since flake8 runs every plugin on every file whatever `--select` says. The sharding functions a
+# project declares (`[tool.fsdp-lint.analysis]`) are added to it per configuration, as the CLI's
+# byte scan adds them.
 _MENTIONS_FSDP = r"fsdp|fully_shard|FullySharded"
 
 
@@ -48,7 +49,6 @@ class _Settings:
 @lru_cache(maxsize=64)
 def _settings_of(config_path: Optional[str]) -> _Settings:
     """The options `fsdp-lint FILE` would use under this configuration file (None: no file)."""
-    from fsdp_lint.engine.lint import LintOptions
     from fsdp_lint.frontends import config
 
     try:

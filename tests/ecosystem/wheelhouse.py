@@ -10,9 +10,9 @@ the tag its WHEEL file declares; pip installs it like the original.
 
 from __future__ import annotations
 
+import base64
 import csv
 import hashlib
-import base64
 import importlib.metadata as metadata
 import io
 import os

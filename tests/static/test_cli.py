@@ -254,7 +254,7 @@ def test_add_noqa_silences_every_current_finding_and_keeps_the_rest(tmp_path):
 
 
 def test_show_settings_names_each_source(tmp_path, monkeypatch):
-    write_tree(tmp_path, {".git/HEAD": "", "pyproject.toml": '[tool.fsdp-lint]\nignore = ["FSD101"]\n[tool.fsdp-lint.rules.FSD202]\nextend-remapping-calls = ["wrap"]\n', "a.py": BYPASS})
+    write_tree(tmp_path, {".git/HEAD": "", "pyproject.toml": '[tool.fsdp-lint]\nignore = ["FSD101"]\nrespect-gitignore = true\n[tool.fsdp-lint.rules.FSD202]\nextend-remapping-calls = ["wrap"]\n', "a.py": BYPASS})
     monkeypatch.chdir(tmp_path)
     run = run_cli(["--show-settings", "--ignore", "FSD3", "."])
     assert run.code == 0, run.err
@@ -263,6 +263,8 @@ def test_show_settings_names_each_source(tmp_path, monkeypatch):
     lines = {line.split(" = ")[0]: line for line in run.out.splitlines() if " = " in line}
     assert lines["select"].startswith('select = ["FSD"]') and lines["select"].endswith("# default")
     assert lines["ignore"].startswith('ignore = ["FSD101", "FSD3"]') and lines["ignore"].endswith(f"# {config} + --ignore")
+    assert lines["respect-gitignore"].endswith(f"# {config}")  # set in the file, though to the default
+    assert lines["force-exclude"].endswith("# default")
     assert lines["extend-remapping-calls"].startswith('extend-remapping-calls = ["wrap"]')
     assert f"# cache: {tmp_path / '.fsdp_lint_cache'}" in run.out
     assert not (tmp_path / ".fsdp_lint_cache").exists()  # nothing was linted
