@@ -48,7 +48,7 @@ def test_sdist_has_the_license_the_tests_and_the_example(dist):
     (sdist,) = dist.glob("fsdp_lint-*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    for expected in ("LICENSE", "README.md", "pyproject.toml", "constraints.txt", "examples/train.py", "rules/__init__.py",
+    for expected in ("LICENSE", "README.md", "pyproject.toml", "constraints.txt", ".ci/run", "examples/train.py", "rules/__init__.py",
                      "tests/conftest.py" if (ROOT / "tests" / "conftest.py").exists() else "tests/__init__.py",
                      "tests/ecosystem/test_packaging.py", "tests/ecosystem/data/sarif-schema-2.1.0.json"):
         assert expected in names, expected
