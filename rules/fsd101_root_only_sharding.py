@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from typing import List, Tuple
+
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Fresh, Obj
+from fsdp_lint.analysis.values import Fresh, Obj, Value
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 
@@ -153,6 +155,10 @@ class RootOnlySharding(Rule):
         ),
     ]
 
+    def __init__(self, reporter):
+        super().__init__(reporter)
+        self._roots: List[Tuple[nodes.Call, Value]] = []
+
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         if not flow.is_fully_shard_call(node) or not node.args:
             return
@@ -162,7 +168,14 @@ class RootOnlySharding(Rule):
                 return
         elif not isinstance(target, Fresh):
             return
-        if not flow.project.class_has_blocks(target.cls):
-            return
-        name = target.display if isinstance(target, Obj) else node.args[0].as_string()
-        self.report(node, self.message.format(target=name), help=self.help.format(target=name))
+        if flow.project.class_has_blocks(target.cls):
+            self._roots.append((node, target))
+
+    def on_function_end(self, flow: Flow) -> None:
+        """Decided at the end of the walk: a block sharded after its root is FSD102's finding."""
+        for node, target in self._roots:
+            if isinstance(target, Obj) and any(flow.contains(target, e.target, strict=True) for e in flow.events):
+                continue
+            name = target.display if isinstance(target, Obj) else node.args[0].as_string()
+            self.report(node, self.message.format(target=name), help=self.help.format(target=name))
+        self._roots = []

@@ -198,7 +198,7 @@ class OptimizerBeforeShard(Rule):
             for event in flow.events + flow.replacements:
                 if not flow.happens_before(Point(built.seq, built.path), Point(event.seq, event.path)):
                     continue
-                owner = next((o for o in optimizer.over if flow.contains(o, event.target) or flow.contains(event.target, o)), None)
+                owner = next((o for o in optimizer.over if flow.contains(o, event.target, at=event.seq) or flow.contains(event.target, o, at=event.seq)), None)
                 if owner is not None:
                     reported.add(id(optimizer.node))
                     fields = {"cls": optimizer.cls_name, "owner": owner.display, "line": event.node.lineno}

@@ -124,12 +124,12 @@ class RootMapper:
     """Rewrites values of a callee's summary into the caller's terms (parameters -> arguments;
     objects the callee creates -> new objects of the caller, one per call site)."""
 
-    def __init__(self, bound: Dict[Root, Value], callee_key: str, caller_key: str, call: nodes.NodeNG, project: "Project"):
+    def __init__(self, bound: Dict[Root, Value], callee_key: str, caller_key: str, instance: int, project: "Project"):
         self.bound = bound
         self.project = project
         self.callee_key = callee_key
         self.caller_key = caller_key
-        self.instance = -(1 + (call.lineno or 0) * 10_000 + (call.col_offset or 0))
+        self.instance = -instance  # one per application: a loop that calls `build()` twice gets two models
 
     def obj(self, obj: Obj) -> Optional[Obj]:
         if obj.root not in self.bound:

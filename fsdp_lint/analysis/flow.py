@@ -139,6 +139,7 @@ class Flow:
         self.chain = chain  # the calls that led here from an entry point, outermost first
         self.env: Dict[str, Value] = {}
         self.attr_env: Dict[Tuple[Root, AttrPath], Value] = {}
+        self._stored_at: Dict[Tuple[Root, AttrPath], int] = {}  # when each attribute got its value
         self.values: Dict[nodes.NodeNG, Value] = {}
         self.events: List[ShardEvent] = []
         self.replacements: List[ShardEvent] = []  # parameters replaced (load_state_dict(assign=True), new nn.Parameter)
@@ -221,9 +222,8 @@ class Flow:
         """The shard event covering `obj` (it or an ancestor) that one run can make before this
         point (or before `before`, a point or a sequence number on the current path)."""
         point = before if isinstance(before, Point) else Point(self._seq + 1 if before is None else before, self.path)
-        names = self.names_of(obj)
         for event in self.events:
-            if self.happens_before(Point(event.seq, event.path), point) and any(path_covers(event.target, name) for name in names):
+            if self.happens_before(Point(event.seq, event.path), point) and self.contains(event.target, obj, at=event.seq):
                 return event
         return None
 
@@ -239,23 +239,28 @@ class Flow:
             for e in self.events
         )
 
-    def contains(self, outer: Obj, inner: Obj, strict: bool = False) -> bool:
+    def contains(self, outer: Obj, inner: Obj, strict: bool = False, at: Optional[int] = None) -> bool:
         """Whether `inner` is `outer` or lies inside it (strictly: below it), also through what
-        is stored in attributes (`model.layers` holding the list that `block` came from)."""
+        is stored in attributes (`model.layers` holding the list that `block` came from); with
+        `at`, only through what was stored before that point (a module assigned into a sharded
+        parent afterwards is not part of the parent's unit)."""
         outer = self.canonical(outer)
         return any(
             path_covers(outer, name) and (not strict or len(name.attrs) > len(outer.attrs))
-            for name in self.names_of(inner)
+            for name in self.names_of(inner, at)
         )
 
-    def names_of(self, obj: Obj) -> List[Obj]:
+    def names_of(self, obj: Obj, at: Optional[int] = None) -> List[Obj]:
         """`obj` and the paths it is reachable by through stored attributes: an object stored as
         `model.layers` is also `model.layers` (a few steps up, the first few paths)."""
-        found = [self.canonical(obj)]
+        found = [obj] if at is not None else [self.canonical(obj)]
         index = 0
         while index < len(found) and len(found) < 16:
             current = found[index]
-            for (owner, attrs), value in self.attr_env.items():
+            for key, value in self.attr_env.items():
+                if at is not None and self._stored_at.get(key, 0) > at:
+                    continue
+                owner, attrs = key
                 for option in options_of(value):
                     if isinstance(option, Obj) and option.root == current.root and option.attrs == current.attrs[: len(option.attrs)]:
                         name = Obj(owner, attrs + current.attrs[len(option.attrs):])
@@ -274,7 +279,10 @@ class Flow:
         if self.may_hold_shards(obj):
             return False
         root = self.canonical(obj).root
-        return self.is_local(root) or root in self.known_params
+        if self.is_local(root) or root in self.known_params:
+            return True
+        # a parameter this function shards itself later was not sharded when it came in
+        return any(event.target.root == root for event in self.project.events_of_scope(self.key))
 
     def plan_final(self, obj: Obj) -> Optional[Point]:
         """The first point where `obj`'s sharding plan is final: an optimizer is built over its
@@ -425,6 +433,7 @@ class Flow:
                 if assigned is not None and known_apis.is_parameter_call(assigned, self.qualified_name):
                     self._replaced(owner, target)
                 self.attr_env[(owner.root, owner.attrs + (target.attrname,))] = value
+                self._stored_at[(owner.root, owner.attrs + (target.attrname,))] = self._seq + 1
                 if owner.root == self.self_root or not self.is_local(owner.root):
                     self.project.add_attr_value(owner.root, owner.attrs + (target.attrname,), value)
         elif isinstance(target, nodes.Subscript):
@@ -528,7 +537,15 @@ class Flow:
             self._join([then, orelse])
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
             iterated = self._eval(node.iter)
-            self._loop(node.body, lambda: self._bind(node.target, _element_of(iterated)))
+            if isinstance(iterated, Container) and iterated.keys is None and 0 < len(iterated.items) <= _UNROLLED:
+                # A literal list of modules runs its items in order (`[*vision.blocks, vision, *layers]`).
+                start = self._snapshot()
+                for item in iterated.items:
+                    self._bind(node.target, item)
+                    self._block(node.body)
+                self._join([start, self._snapshot()])
+            else:
+                self._loop(node.body, lambda: self._bind(node.target, _element_of(iterated)))
             self._block(node.orelse)
         elif isinstance(node, nodes.While):
             self._eval(node.test)
@@ -606,7 +623,9 @@ class Flow:
         if isinstance(node, nodes.Call):
             return self._call(node)
         if isinstance(node, (nodes.List, nodes.Tuple, nodes.Set)):
-            return Container(tuple(self._eval(element) for element in node.elts))
+            return Container(tuple(
+                _element_of(self._eval(e.value)) if isinstance(e, nodes.Starred) else self._eval(e) for e in node.elts
+            ))
         if isinstance(node, nodes.Dict):
             return self._dict(node)
         if isinstance(node, (nodes.ListComp, nodes.GeneratorExp, nodes.SetComp)):
@@ -727,8 +746,8 @@ class Flow:
                 return self._apply_summary(node, target, None, list(func_value.args) + args, merged)
         if isinstance(func_value, ClassRef):
             return self._construct(node, func_value.qname, args, keywords)
-        if isinstance(func_value, Obj):
-            self.forwards.append((self.point(), func_value))
+        if isinstance(func_value, Obj) and not self.canonical(func_value).attrs:
+            self.forwards.append((self.point(), self.canonical(func_value)))
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
         if isinstance(func, nodes.Attribute):
@@ -956,7 +975,17 @@ class Flow:
         return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs)), origin
 
     def _display_name(self) -> str:
-        return f"{self.scope.name}()" if isinstance(self.scope, nodes.FunctionDef) else "module level"
+        if isinstance(self.scope, nodes.FunctionDef):
+            return f"{self.scope.name}()"
+        return f"`{self.scope.name}`'s methods" if isinstance(self.scope, nodes.ClassDef) else "module level"
+
+    def drive(self, method: nodes.FunctionDef, receiver: Obj) -> None:
+        """Apply `receiver.method()` as a framework calls it (no arguments known)."""
+        self._apply_summary(method, method, receiver, [], {})
+
+    def context_for_method(self, method: nodes.FunctionDef, receiver: Obj) -> Tuple[Context, Dict[str, Origin]]:
+        """The context in which `receiver.method(...)` would run here."""
+        return self._context_for(method, self._bound_arguments(method, receiver, [], {}), method)
 
     def _apply_summary(self, node: nodes.NodeNG, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         bound = self._bound_arguments(func, receiver, args, keywords)
@@ -978,8 +1007,8 @@ class Flow:
                 by_root[root] = self.canonical(value) if isinstance(value, Obj) else value
                 if isinstance(value, Obj) and root != summary.self_root:
                     self.project.add_alias(root, value)
-        mapper = RootMapper(by_root, summary.key, self.key, node, self.project)
         seq = self._tick()
+        mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
         for event in summary.events:
             target = mapper.obj(event.target)
             if target is not None:
@@ -997,6 +1026,7 @@ class Flow:
             if target is not None and target.attrs:
                 mapped_value = mapper.value(value, node)
                 self.attr_env[(target.root, target.attrs)] = mapped_value
+                self._stored_at[(target.root, target.attrs)] = seq
         for root in summary.meta_roots:
             mapped_root = mapper.obj(Obj(root))
             if mapped_root is not None:
@@ -1034,6 +1064,8 @@ def _optimizers_in(value: Value) -> Tuple[Optimizer, ...]:
 
 
 _BUILTINS = frozenset(dir(builtins))
+# Literal lists iterated item by item, in order, up to this length (longer ones as one element).
+_UNROLLED = 16
 _TRY_NODES = (nodes.Try, nodes.TryStar)
 
 

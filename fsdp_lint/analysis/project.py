@@ -8,7 +8,8 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from astroid import nodes
 
-from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, RootMapper, ShardEvent, Summary
+from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, Origin, ShardEvent, Summary
+from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import Flow, scope_key
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
@@ -159,8 +160,10 @@ class Project:
 
     def entry_context(self, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
         """The context of a call from outside the tree: nothing known of the parameters, the
-        module's globals as its top level left them, and for a method, `self` as its class's
-        `__init__` left it (it runs first; the order of the other methods is unknown)."""
+        module's globals as its top level left them, and for a method, `self` as the methods
+        that surely ran before it left it: `__init__`, and for a class of a framework with a
+        documented lifecycle (Lightning), the lifecycle's earlier hooks, in order. Otherwise the
+        order of the methods is unknown, and nothing else is assumed."""
         key = scope_key(func)
         known = self._entry_contexts.get(key)
         if known is not None:
@@ -170,34 +173,44 @@ class Project:
             (event.target.root, event.target.attrs) for event in self._module_events.get(module, ())
             if ":" not in event.target.root[0]
         )
-        params: Tuple[Tuple[str, ObjectFacts], ...] = ()
+        found: Tuple[Context, Dict[str, Origin]] = (Context((), globals_), {})
         cls = func.parent if isinstance(func.parent, nodes.ClassDef) else None
-        positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
-        decorators = [getattr(d, "name", getattr(d, "attrname", "")) for d in (func.decorators.nodes if func.decorators else [])]
-        if cls is not None and positional and not {"staticmethod", "classmethod"} & set(decorators):
-            params = ((positional[0].name, self._initialised(cls, func.name)),)
-        found = (Context(params, globals_), {})
+        decorators = {getattr(d, "name", getattr(d, "attrname", "")) for d in (func.decorators.nodes if func.decorators else [])}
+        if cls is not None and (func.args.posonlyargs or func.args.args) and not {"staticmethod", "classmethod"} & decorators:
+            context, origins = self._driven(cls, func)
+            found = (Context(context.params, globals_ | context.globals), origins)
         self._entry_contexts[key] = found
         return found
 
-    def _initialised(self, cls: nodes.ClassDef, method: str) -> ObjectFacts:
-        """`self` as the class's `__init__` leaves it (unknown arguments), in the class's terms."""
-        qname = self.class_qname(cls)
-        self_root = (scope_key(cls), "self", 0)
-        receiver = Obj(self_root, cls=qname)
-        init = self.resolve_method(receiver, None, "__init__")
-        if method == "__init__" or not isinstance(init, nodes.FunctionDef):
-            return ObjectFacts(cls=qname)
-        summary = self.summary(init, Context(((_first_name(init), ObjectFacts(cls=qname)),)))
-        if summary is None or summary.self_root is None:
-            return ObjectFacts(cls=qname)
-        mapper = RootMapper({summary.self_root: receiver}, summary.key, scope_key(cls), init, self)
-        sharded = frozenset(e.target.attrs for e in summary.events if e.target.root == summary.self_root)
-        attrs = []
-        for owner, value in summary.attr_writes:
-            if owner.root == summary.self_root and owner.attrs:
-                attrs.append((owner.attrs, mapper.value(value, init)))
-        return ObjectFacts(qname, sharded, False, tuple(attrs))
+    def _driven(self, cls: nodes.ClassDef, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
+        """The context of `func` on an object of `cls` that the methods known to run before it
+        prepared: a walk of nothing, on the class, that applies them in order."""
+        driver = Flow(self, cls)
+        receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
+        earlier = [] if func.name == "__init__" else ["__init__"] + lifecycle_before(self._framework_bases(cls), func.name)
+        for name in earlier:
+            method = self.resolve_method(receiver, None, name)
+            if isinstance(method, nodes.FunctionDef):
+                driver.drive(method, receiver)
+        return driver.context_for_method(func, receiver)
+
+    def _framework_bases(self, cls: nodes.ClassDef) -> Set[str]:
+        """The qualified names of the bases outside the tree, through the tree's own bases."""
+        found: Set[str] = set()
+        pending, seen = [cls], set()
+        while pending and len(seen) < 32:
+            klass = pending.pop()
+            if id(klass) in seen:
+                continue
+            seen.add(id(klass))
+            for base in klass.bases:
+                qname = self.qualified_name(base)
+                resolved = self.resolve_callable(qname)
+                if isinstance(resolved, nodes.ClassDef):
+                    pending.append(resolved)
+                elif qname:
+                    found.add(qname)
+        return found
 
     def class_qname(self, cls: nodes.ClassDef) -> str:
         return cls.qname()

@@ -12,6 +12,7 @@ from astroid import nodes
 # name to a new object gets a new generation, so `model = Model()` twice gives two roots.
 Root = Tuple[str, str, int]
 WILDCARD = "*"
+MAX_PATH = 6
 T = TypeVar("T")
 
 
@@ -22,6 +23,21 @@ class Obj:
     root: Root
     attrs: Tuple[str, ...] = ()
     cls: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        # Paths stay finite (k-limited, as access-path analyses bound them): an item of an item
+        # is "some item" (`x[*][*]` is `x[*]`), and past MAX_PATH attributes the rest is
+        # "somewhere inside". Without this a recursive walk over `children()` never converges.
+        attrs = self.attrs
+        if WILDCARD in attrs or len(attrs) > MAX_PATH:
+            bounded: list = []
+            for attr in attrs:
+                if not (attr == WILDCARD and bounded and bounded[-1] == WILDCARD):
+                    bounded.append(attr)
+            if len(bounded) > MAX_PATH:
+                bounded = bounded[: MAX_PATH - 1] + [WILDCARD]
+            if len(bounded) != len(attrs):
+                object.__setattr__(self, "attrs", tuple(bounded))
 
     def child(self, attr: str) -> "Obj":
         return Obj(self.root, self.attrs + (attr,))

@@ -27,43 +27,24 @@ PENDING = {
     "paths__shard_plan_branch": "branches run in sequence: fully_shard(self.attn) on the else arm reads as after fully_shard(self)",
     "paths__shard_plan_branch_clean": "branches run in sequence: the else arm's units read as sharded after fully_shard(self)",
     "paths__ddp_or_fsdp_cast": "branches run in sequence: apply_ddp's cast on the DDP arm reads as after apply_fsdp",
-    "paths__ddp_or_fsdp_cast_clean": "branches run in sequence, and a cast in a helper called before apply_fsdp reads as after it",
-    "paths__cast_one_arm_clean": "branches run in sequence: the cast on the unsharded arm reads as after the other arm's sharding",
-    "paths__same_flag_twice_clean": "`if not args.fsdp:` and `if args.fsdp:` are taken independently",
     "paths__world_mesh_twice_clean": "`self.world_mesh is None` tested in __init__ and in save() is not the same arm",
     "paths__fsdp_version_twice": "any test that names fsdp_version silences FSD203, also `if cfg.fsdp_version:` that FSDP2 takes",
     "paths__fsdp1_or_fsdp2": "a callee reached by a model that is FSDP1 on one path and FSDP2 on the other is not checked",
     "paths__loop_second_iteration": "loops run once: the cast follows the sharding only from the second iteration",
-    "paths__early_return_clean": "an early return does not end the path: the single-device optimizer reads as built before apply_fsdp",
     # calls
     "calls__default_flag_forward_clean": "an explicit shard=False still takes the callee's sharding arm",
     "calls__self_model_fsdp1_api": "self.model passed to a helper in another module: its FSDP1 call is not checked there",
     "calls__partial_step": "functools.partial(train_step, model, ...) does not carry the bound model into train_step",
-    "calls__dict_return": "a dict returned by a helper loses its values: parts['model'] is not the sharded model",
-    "calls__classmethod_factory": "a @classmethod factory returning cls(...) loses the class: FSD103 cannot see the root's parameters",
-    "calls__program_order_helper_clean": "program order stops at helpers: a cast in a helper called before apply_fsdp reads as after it",
     # objects
     "objects__trainer_wrong_order": "methods are not ordered by their driver: fit() builds the optimizer before setup_fsdp()",
     "objects__no_driver": "prepare() calls create_optimizer() then shard() on self: not followed through self's methods",
-    "objects__init_before_shard_clean": "a method that shards makes self.model sharded in __init__ too",
     "objects__lightning_optimizer": "Lightning's lifecycle: an optimizer built in __init__ comes before configure_model shards",
     # containers
-    "containers__dict_keys": "a dict with constant keys passed to a callee: models['dit'] is not the sharded model there",
-    "containers__list_of_models": "iterating [generator, discriminator] binds the first element only: opt_d is missed",
-    "containers__dataclass": "dataclass fields: state.model of TrainState(model, ...) is not the sharded model",
     "containers__namedtuple": "NamedTuple fields returned by a helper: models.policy is not the sharded model",
-    "containers__iterate_submodules": "a list [parent, *parent.blocks] iterated in order: a block is not seen after its parent",
     # entry points and the open world
-    "entry__optimizer_final": "an optimizer over the model makes its sharding plan final: FSD103 is silent as the model is returned",
-    "entry__forward_backward_final": "a forward and backward make the sharding plan final: FSD103 is silent as the model is returned",
-    "entry__unknown_optimizer": "an unknown callable over model.parameters() whose .step() is used is not an optimizer",
     # parameters replaced after the optimizer
-    "replaced__assign_load": "load_state_dict(..., assign=True) after the optimizer does not count as replacing its parameters",
     "replaced__new_parameter": "a new nn.Parameter after the optimizer does not count for FSD202",
-    "replaced__new_parameter_clean": "program order stops at helpers: a new nn.Parameter before apply_fsdp reads as after it",
     # one answer from one place
-    "order__constructor_init_shards": "a constructor call does not apply __init__, which shards its argument",
-    "order__state_dict_options_var": "options=opts with opts = StateDictOptions(full_state_dict=False) is not read",
 }
 
 Finding = Tuple[str, int, str]
