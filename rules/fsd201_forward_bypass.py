@@ -106,6 +106,18 @@ class ForwardBypass(Rule):
             fully_shard(model)
             """
         ),
+        Valid(
+            """
+            import torch
+
+            class Trainer:                             # no code of the tree drives it: which of
+                def setup(self):                       # its methods runs first is unknown
+                    torch.distributed.fsdp.fully_shard(self.model)
+
+                def step(self, batch):
+                    return self.model.forward(batch)
+            """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -153,6 +165,11 @@ class ForwardBypass(Rule):
 
                 def step(self, batch):
                     return self.model.forward(batch)   # expect: FSD201
+
+                def fit(self, batches):
+                    self.setup()                       # the driver: setup, then the steps
+                    for batch in batches:
+                        self.step(batch)
             """,
             fixed="""
             import torch
@@ -163,6 +180,11 @@ class ForwardBypass(Rule):
 
                 def step(self, batch):
                     return self.model(batch)   # expect: FSD201
+
+                def fit(self, batches):
+                    self.setup()                       # the driver: setup, then the steps
+                    for batch in batches:
+                        self.step(batch)
             """,
         ),
         Invalid(

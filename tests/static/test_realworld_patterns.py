@@ -172,6 +172,10 @@ def test_version_conditional_import_of_fully_shard_resolves():
 
                 def step(self):
                     return self.fsdp_model.clip_grad_norm_(1.0)
+
+                def fit(self):
+                    self.build()
+                    self.step()
             """,
     }
     assert lint(files, ("FSD203",)) == [("trainer.py", 10, "FSD203")]
