@@ -545,12 +545,13 @@ class Flow:
                     self._block(node.body)
                 self._join([start, self._snapshot()])
             else:
-                self._loop(node.body, lambda: self._bind(node.target, _element_of(iterated)))
+                element = _element_of(iterated)
+                self._loop(node, lambda: self._bind(node.target, element), objects_in(element))
             self._block(node.orelse)
         elif isinstance(node, nodes.While):
             self._eval(node.test)
             self.conditions.append((node.test, True))
-            self._loop(node.body, lambda: None)
+            self._loop(node, lambda: None, ())
             self.conditions.pop()
             self._block(node.orelse)
         elif isinstance(node, (nodes.With, nodes.AsyncWith)):
@@ -587,14 +588,26 @@ class Flow:
                 if isinstance(child, nodes.NodeNG) and not child.is_statement:
                     self._eval(child)
 
-    def _loop(self, body: List[nodes.NodeNG], bind_target) -> None:
+    def _loop(self, loop: Union[nodes.For, nodes.AsyncFor, nodes.While], bind_target, elements: Tuple[Obj, ...]) -> None:
         """Run a loop body until its bindings stop changing (at most twice), joining each pass
-        with the state before it (the body may run zero times)."""
+        with the state before it (the body may run zero times).
+
+        Each pass takes another item of what is iterated, although the analysis names them all
+        `items[*]`: what the first pass did to its item is on a path of its own (an iteration
+        literal), so the second pass does not see its own item as already sharded."""
         before = self._snapshot()
-        for _ in range(2):
+        iteration = (("iter", f"{loop.lineno}:{loop.col_offset}"),)
+        for index in range(2):
             entry = self._snapshot()
+            first_event = len(self.events)
+            if index:
+                self.path = self.path | {(iteration, False)}
             bind_target()
-            self._block(body)
+            self._block(loop.body)
+            if not index and elements:
+                for event in self.events[first_event:]:
+                    if any(self.contains(element, event.target) for element in elements):
+                        event.path = event.path | {(iteration, True)}
             self._join([entry, self._snapshot()])
             if self.env == entry.env and self.attr_env == entry.attr_env:
                 break
@@ -752,9 +765,11 @@ class Flow:
             return Options(known_apis.full_state_dict(node))
         if isinstance(func, nodes.Attribute):
             receivers = options_of(self.value(func.expr))
+            if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
+                return self._method_call(node, func.attrname, receivers[0], args, keywords)
             if any(isinstance(r, (Obj, Optimizer)) for r in receivers):
-                return either([
-                    self._method_call(node, func.attrname, r, args, keywords) if isinstance(r, (Obj, Optimizer)) else UNKNOWN
+                return self._alternatives(node, [
+                    (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer)) else (lambda: UNKNOWN)
                     for r in receivers
                 ])
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
@@ -792,6 +807,19 @@ class Flow:
             self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
             return candidate
         return Fresh(None)
+
+    def _alternatives(self, node: nodes.NodeNG, calls) -> Value:
+        """A call on one of several values (an `Either`): each option runs from the same state,
+        on a path of its own (options exclude each other), and the states are joined after."""
+        start = self._snapshot()
+        ends, results = [], []
+        for index, call in enumerate(calls):
+            self._restore(start)
+            self.path = start.path | {(("eq", f"either@{node.lineno}:{node.col_offset}", repr(index)), True)}
+            results.append(call())
+            ends.append(self._snapshot())
+        self._join(ends)
+        return either(results)
 
     def _optimizer_built(self, optimizer: Optimizer) -> Optimizer:
         self.optimizers.append(OptimizerBuilt(self._tick(), optimizer, self.path))
