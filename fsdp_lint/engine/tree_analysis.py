@@ -273,8 +273,7 @@ def _collect_facts(project: Project, files: Sequence[ParsedFile], findings: Find
         for scope in file.scopes[1:]:
             if file.display in broken:
                 break
-            context, origins = project.entry_context(scope)
-            _walk_guarded(file, findings, broken, lambda: project.summary(scope, context, origins), scope)
+            _walk_guarded(file, findings, broken, lambda: project.summary(scope, *project.entry_context(scope)), scope)
 
 
 def _walk_guarded(file: ParsedFile, findings: Findings, broken: Set[str], walk: Callable[[], object], scope: nodes.NodeNG) -> None:
@@ -335,32 +334,35 @@ class _RuleRunner(CallListener):
         self.walked: Set[Tuple[str, Context]] = set()
         self.pending: List[Tuple[nodes.FunctionDef, Context, Dict[str, Origin], Tuple[nodes.NodeNG, ...]]] = []
         self.broken: Set[str] = set()
+        self.failed: Set[Tuple[str, str]] = set()  # (rule code, module) where the rule crashed
         self.flow: Optional[Flow] = None
 
     def walk_entries(self, file: ParsedFile) -> None:
         for scope in file.scopes:
             if isinstance(scope, nodes.FunctionDef):
-                if not self.project.is_entry(scope):
-                    continue
-                context, origins = self.project.entry_context(scope)
-                self._walk(scope, context, origins, ())
+                if self.project.is_entry(scope):
+                    self._walk(scope, None, {}, (), entry=True)
             else:
                 self._walk(scope, None, {}, ())
             while self.pending:
                 self._walk(*self.pending.pop(0))
 
-    def _walk(self, scope: nodes.NodeNG, context: Optional[Context], origins: Dict[str, Origin], chain: Tuple[nodes.NodeNG, ...]) -> None:
+    def _walk(
+        self, scope: nodes.NodeNG, context: Optional[Context], origins: Dict[str, Origin], chain: Tuple[nodes.NodeNG, ...],
+        entry: bool = False,
+    ) -> None:
         file = self.sources.get(scope.root().name)
         if file is None or file.display in self.broken:
             return
-        if context is not None:
-            key = (scope_key(scope), context)
-            if key in self.walked:
-                return
-            self.walked.add(key)
-        flow = Flow(self.project, scope, self, context or UNKNOWN_CONTEXT, origins, chain)
         try:
-            flow.run()
+            if entry:
+                context, origins = self.project.entry_context(scope)
+            if context is not None:
+                key = (scope_key(scope), context)
+                if key in self.walked:
+                    return
+                self.walked.add(key)
+            Flow(self.project, scope, self, context or UNKNOWN_CONTEXT, origins, chain).run()
         except RecursionError:
             self.findings.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
             self.broken.add(file.display)
@@ -374,27 +376,31 @@ class _RuleRunner(CallListener):
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         self.flow = flow
-        for rule in list(self.call_rules):
-            try:
-                rule.on_call(node, flow)
-            except Exception as error:
-                self._fail(rule, error, flow)
+        module = flow.scope.root().name
+        for rule in self.call_rules:
+            if (rule.code, module) not in self.failed:
+                try:
+                    rule.on_call(node, flow)
+                except Exception as error:
+                    self._fail(rule, error, flow)
 
     def on_function_end(self, flow: Flow) -> None:
         self.flow = flow
-        for rule in list(self.end_rules):
-            try:
-                rule.on_function_end(flow)
-            except Exception as error:
-                self._fail(rule, error, flow)
+        module = flow.scope.root().name
+        for rule in self.end_rules:
+            if (rule.code, module) not in self.failed:
+                try:
+                    rule.on_function_end(flow)
+                except Exception as error:
+                    self._fail(rule, error, flow)
 
     def _fail(self, rule: Rule, error: Exception, flow: Flow) -> None:
-        file = self.sources.get(flow.scope.root().name)
-        path = file.display if file is not None else flow.scope.root().name
+        """A rule that crashed on a file is reported once and skipped for that file only."""
+        module = flow.scope.root().name
+        file = self.sources.get(module)
+        path = file.display if file is not None else module
         self.findings.internal_errors.append(internal_error(path, f"rule {rule.code} ({rule.name})", error))
-        for active in (self.call_rules, self.end_rules):
-            if rule in active:
-                active.remove(rule)
+        self.failed.add((rule.code, module))
 
     def found_by_file(self) -> List[Tuple[ParsedFile, List[Violation]]]:
         by_path = {file.display: file for file in self.sources.values()}

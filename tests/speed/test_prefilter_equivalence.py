@@ -63,12 +63,12 @@ CROSS_MODULE: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
         },
         [("train.py", "FSD202")],
     ),
-    # b.py reaches a module-level model that a.py shards, through a function of a third module.
+    # b.py reaches a module-level model that a.py's helper shards, through a function of a third module.
     "a module-level model sharded elsewhere": (
         {
             "models.py": "MODEL = Net()\n\ndef get():\n    return MODEL\n",
-            "a.py": SHARD + "from models import get\nfully_shard(get())\n",
-            "b.py": "from models import get\nget().forward(x)\n",
+            "a.py": SHARD + "from models import get\n\ndef setup():\n    fully_shard(get())\n",
+            "b.py": "from models import get\nfrom a import setup\nsetup()\nget().forward(x)\n",
         },
         [("b.py", "FSD201")],
     ),
