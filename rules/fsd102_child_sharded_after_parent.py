@@ -5,7 +5,7 @@ from typing import Optional, Tuple
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Obj, objects_in, path_covers
+from fsdp_lint.analysis.values import Obj, objects_in
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 

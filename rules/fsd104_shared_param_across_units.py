@@ -4,7 +4,7 @@ from typing import List, Optional, Set, Tuple
 
 from fsdp_lint.analysis import paths
 from fsdp_lint.analysis.flow import Flow, ShardEvent
-from fsdp_lint.analysis.values import Obj, Root, path_covers
+from fsdp_lint.analysis.values import Obj, Root
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 Path = Tuple[str, ...]

@@ -265,14 +265,14 @@ class ForwardBypass(Rule):
             if isinstance(resharded, Obj):
                 self._after_unshard = [(c, o) for c, o in self._after_unshard if not path_covers(resharded, o)]
             return
-        method = flow.value(func)
-        if not isinstance(method, BoundMethod) or method.name != "forward":
-            return
         if _is_super_call(func):
             return
-        if flow.self_root is not None and method.owner.root == flow.self_root and not method.owner.attrs:
-            return
-        if not flow.may_be_sharded(method.owner):
+        method = next((
+            m for m in flow.options(func)
+            if isinstance(m, BoundMethod) and m.name == "forward" and flow.may_be_sharded(m.owner)
+            and not (flow.self_root is not None and m.owner.root == flow.self_root and not m.owner.attrs)
+        ), None)
+        if method is None:
             return
         if flow.explicitly_unsharded(method.owner):
             self._after_unshard.append((node, method.owner))

@@ -7,7 +7,6 @@ from astroid import nodes
 
 from fsdp_lint.analysis.conditions import fsdp_version_branch
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Obj
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 from fsdp_lint.violation import Edit, Fix
 
@@ -275,16 +274,16 @@ def _fsdp1_call(node: nodes.Call, flow: Flow) -> Optional[Tuple[str, str, str]]:
         return None
     owner, _, method = (qname or "").rpartition(".")
     if owner in FSDP1_CLASSES and method in STATIC_METHODS and node.args:
-        module = flow.value(node.args[0])
-        if isinstance(module, Obj) and flow.may_hold_shards(module):
+        module = flow.sharded_object(node.args[0], holding=True)
+        if module is not None:
             return f"`FullyShardedDataParallel.{method}`", module.display, STATIC_METHODS[method]
         return None
-    receiver = flow.value(func.expr)
-    if func.attrname in METHODS and isinstance(receiver, Obj) and flow.may_be_sharded(receiver):
+    receiver = flow.sharded_object(func.expr) if func.attrname in METHODS else None
+    if receiver is not None:
         return f"`.{func.attrname}()`", receiver.display, METHODS[func.attrname]
     handle = func.expr
     if isinstance(handle, nodes.Attribute) and handle.attrname == "_handle":
-        module = flow.value(handle.expr)
-        if isinstance(module, Obj) and flow.may_be_sharded(module):
+        module = flow.sharded_object(handle.expr)
+        if module is not None:
             return "`._handle` (the FSDP1 flat-parameter handle)", module.display, "use `model.unshard()` / `model.reshard()` on the fully_shard module"
     return None

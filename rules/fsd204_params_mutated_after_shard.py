@@ -120,14 +120,14 @@ class ParamsMutatedAfterShard(Rule):
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         func = node.func
         if isinstance(func, nodes.Name) and func.name == "setattr" and len(node.args) == 3:
-            owner = flow.value(node.args[0])
-            if _is_parameter(node.args[2], flow) and isinstance(owner, Obj) and flow.may_be_sharded(owner):
+            owner = flow.sharded_object(node.args[0])
+            if _is_parameter(node.args[2], flow) and owner is not None:
                 self._report(node, "a new `nn.Parameter` set with `setattr`", owner)
             return
         if not isinstance(func, nodes.Attribute):
             return
-        receiver = flow.value(func.expr)
-        if not isinstance(receiver, Obj) or not flow.may_be_sharded(receiver):
+        receiver = flow.sharded_object(func.expr)
+        if receiver is None:
             return
         what = _cast(node, func.attrname, flow)
         if what is None and func.attrname == "register_parameter" and len(node.args) == 2 and _is_parameter(node.args[1], flow):

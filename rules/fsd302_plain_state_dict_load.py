@@ -6,7 +6,6 @@ from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.names import binding_of
-from fsdp_lint.analysis.values import Obj
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 PLAIN_LOADERS = frozenset({"torch.load", "torch.serialization.load", "safetensors.torch.load_file", "safetensors.torch.load"})
@@ -122,8 +121,8 @@ class PlainStateDictLoad(Rule):
         func = node.func
         if not isinstance(func, nodes.Attribute) or func.attrname != "load_state_dict" or not node.args:
             return
-        target = flow.value(func.expr)
-        if not isinstance(target, Obj) or not flow.may_hold_shards(target):
+        target = flow.sharded_object(func.expr, holding=True)
+        if target is None:
             return
         loader = _plain_source(node.args[0], flow, 0)
         if loader is None or _distributes(flow):

@@ -55,9 +55,9 @@ class MetaInitIncomplete(RuntimeCheck):
     lost the same way.
 
     ## When
-    Once, at the first forward of the root, before FSDP's first all-gather. The verdict is
-    rank-local (each rank fingerprints its own shard), so the ranks agree through the store
-    and all stop with the same error.
+    Once, at the first forward of the root, before FSDP's first all-gather. Each rank
+    fingerprints its own shards, so the ranks exchange what they found through the store and
+    all stop with the same error, naming the same tensors.
     """
 
     code = "FSD105"
@@ -95,19 +95,25 @@ class MetaInitIncomplete(RuntimeCheck):
                 key="meta:" + on_meta[0],
             )
         pending, self._pending = self._pending, []
+        untouched: List[str] = []
         for records in pending:
-            untouched = [record for record in records if record.unchanged()]
-            if not untouched:
-                continue
-            if len(untouched) < len(records):
-                untouched = [record for record in untouched if bool(record.sample.any())]
-            if untouched:
-                self.report(
-                    f"{len(untouched)} tensors allocated by `to_empty()` were never initialised "
-                    f"(e.g. `{'`, `'.join(r.path for r in untouched[:3])}`): they hold whatever was "
-                    "in memory, so training starts from garbage.",
-                    "after `model.to_empty(device=...)`, initialise every parameter and buffer: call "
-                    "each module's `reset_parameters()` (or your `init_weights()`), or load a "
-                    "checkpoint with `set_model_state_dict`/`dcp.load`.",
-                    key="to_empty:" + untouched[0].path,
-                )
+            found = [record for record in records if record.unchanged()]
+            if found and len(found) < len(records):
+                found = [record for record in found if bool(record.sample.any())]
+            untouched += [record.path for record in found]
+        self.guard.facts["uninitialised"] = untouched
+
+    def on_ranks_agreed(self, records: Sequence[dict]) -> None:
+        """Every rank fingerprints its own shards (an empty shard is skipped): report the union, on every rank."""
+        untouched = sorted({path for record in records for path in record.get("facts", {}).get("uninitialised", [])})
+        if untouched:
+            self.report(
+                f"{len(untouched)} tensors allocated by `to_empty()` were never initialised "
+                f"(e.g. `{'`, `'.join(untouched[:3])}`): they hold whatever was in memory, so training "
+                "starts from garbage.",
+                "after `model.to_empty(device=...)`, initialise every parameter and buffer: call "
+                "each module's `reset_parameters()` (or your `init_weights()`), or load a "
+                "checkpoint with `set_model_state_dict`/`dcp.load`.",
+                key="to_empty:" + untouched[0],
+                rank_local=False,
+            )

@@ -1,7 +1,6 @@
-"""Runtime check FSD108: ranks that sharded different modules, in another order, or on other meshes."""
+"""Runtime check FSD108: ranks that sharded different modules or on other meshes, or run units in another order."""
 
-import itertools
-import weakref
+import zlib
 from typing import Any, Dict, Optional, Sequence
 
 import torch.nn as nn
@@ -18,7 +17,11 @@ def _mesh_text(mesh: Any) -> str:
 
 
 def _first_difference(plans: Dict[int, Plan]) -> Optional[str]:
-    """What differs between the ranks' plans, in words; None when they agree."""
+    """What differs between the ranks' plans, in words; None when they agree.
+
+    The order of the fully_shard calls is not compared: FSDP issues its collectives in the
+    order the forward reaches the units, which ``on_unit_reached`` compares instead.
+    """
     ranks = sorted(plans)
     paths = sorted(set().union(*plans.values()))
     for path in paths:
@@ -26,27 +29,35 @@ def _first_difference(plans: Dict[int, Plan]) -> Optional[str]:
         if len(having) < len(ranks):
             missing = [rank for rank in ranks if rank not in having]
             return f"`{path}` is a fully_shard unit on rank(s) {having} but not on rank(s) {missing}"
-    for field, label in (("cls", "class"), ("numel", "parameter count"), ("mesh", "mesh")):
+    for field, label in (("cls", "class"), ("numel", "parameter count"), ("params", "set of parameters"),
+                         ("mesh", "mesh")):
         for path in paths:
-            values = {rank: plans[rank][path][field] for rank in ranks}
+            values = {rank: plans[rank][path].get(field) for rank in ranks}
             if len(set(values.values())) > 1:
                 by_rank = "; ".join(f"rank {rank}: {value}" for rank, value in values.items())
                 return f"unit `{path}` has a different {label} on each rank ({by_rank})"
-    orders = {rank: sorted(plans[rank], key=lambda p: plans[rank][p]["order"]) for rank in ranks}
-    if len({tuple(order) for order in orders.values()}) > 1:
-        by_rank = "; ".join(f"rank {rank}: {', '.join(order)}" for rank, order in orders.items())
-        return f"the ranks called fully_shard in a different order ({by_rank})"
     return None
 
 
+def _parameters(state: Any) -> str:
+    """The unit's parameters (name and full shape), as a short digest comparable across ranks."""
+    described = sorted(
+        f"{torch_shims.param_owner(fp)[1]}:{tuple(torch_shims.sharded_param(fp).shape)}"
+        for fp in torch_shims.fsdp_params(state)
+    )
+    return f"{len(described)} parameters, digest {zlib.crc32(';'.join(described).encode()):08x}"
+
+
 class RankDivergentSharding(RuntimeCheck):
-    """Ranks sharded different modules, in a different order, or with different meshes.
+    """Ranks sharded different modules or with different meshes, or run the units in another order.
 
     ## What it does
     At the first forward of each root, before FSDP's first all-gather, every rank describes
-    its sharding plan (each unit's path, class, parameter size and mesh, and the order of the
-    ``fully_shard`` calls) and publishes it through the c10d store. Every rank compares all
-    the plans and, if they differ, raises the same error naming the first difference.
+    its sharding plan (each unit's path, class, parameters and mesh) and publishes it through
+    the c10d store. Every rank compares all the plans and, if they differ, raises the same
+    error naming the first difference. Then, during that first forward, the ranks meet at each
+    unit's forward, before its all-gather: a rank that runs another unit than the others is
+    reported. The order of the ``fully_shard`` calls themselves does not matter.
 
     ## Why is this bad?
     FSDP2 assumes every rank runs the same program (SPMD): each unit issues its own
@@ -54,8 +65,8 @@ class RankDivergentSharding(RuntimeCheck):
     differently issue different collectives: NCCL hangs until its watchdog kills the job
     (10 minutes by default), gloo fails with a size mismatch or "Connection closed", or
     collectives of different units pair up and corrupt the parameters silently. The cause is
-    usually a rank-dependent branch (``if rank == 0``), per-rank configuration, or iteration
-    over an unordered collection (sets, ``os.listdir``) while sharding.
+    usually a rank-dependent branch (``if rank == 0``) or per-rank configuration, while
+    sharding or in the forward.
 
     ## Example
     ```python
@@ -67,26 +78,19 @@ class RankDivergentSharding(RuntimeCheck):
 
     ## Use instead
     ```python
-    for block in model.layers:          # the same units, in the same order, on every rank
+    for block in model.layers:          # the same units on every rank
         fully_shard(block, mesh=mesh)
     fully_shard(model, mesh=mesh)
     ```
 
     ## When
     Once per root, at its first forward; the exchange waits at most $FSDP_LINT_RUNTIME_TIMEOUT
-    seconds for the slowest rank and never issues a collective.
+    seconds for the slowest rank and never issues a collective. The order is followed during
+    that first forward only: one store round trip per unit.
     """
 
     code = "FSD108"
     name = "rank-divergent-sharding"
-
-    def __init__(self, guard: Any) -> None:
-        super().__init__(guard)
-        self._counter = itertools.count()
-        self._order: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
-
-    def on_sharded(self, group: Any, params: Sequence[nn.Parameter]) -> None:
-        self._order[group] = next(self._counter)
 
     def on_root_init(self, root: nn.Module, states: Sequence[Any]) -> None:
         plan: Plan = {}
@@ -98,8 +102,8 @@ class RankDivergentSharding(RuntimeCheck):
             plan[path] = {
                 "cls": "+".join(naming.class_name(m) for m in modules),
                 "numel": sum(torch_shims.sharded_param(fp).numel() for fp in torch_shims.fsdp_params(state)),
+                "params": _parameters(state),
                 "mesh": "; ".join(_mesh_text(torch_shims.group_mesh(g)) for g in groups),
-                "order": min((self._order.get(g, -1) for g in groups), default=-1),
             }
         self.guard.facts["sharding_plan"] = plan
 
@@ -113,8 +117,24 @@ class RankDivergentSharding(RuntimeCheck):
         self.report(
             f"the ranks sharded the model differently: {difference}. FSDP's collectives would not match "
             "across ranks: a hang, a crash inside the collective, or silently mixed parameters.",
-            "run the same fully_shard calls, in the same order, with the same mesh on every rank: no "
-            "rank-dependent branches or unordered iteration around fully_shard.",
+            "shard the same modules with the same mesh on every rank: no rank-dependent branches "
+            "around fully_shard.",
             key=difference,
             rank_local=False,
+        )
+
+    def on_unit_reached(self, state: Any) -> None:
+        """In the first forward, every rank must run the units in the same order: FSDP all-gathers in that order."""
+        path = naming.module_path(torch_shims.state_modules(state)[0])
+        meeting = self.guard.agreement.meet(f"the forward of `{path}`", torch_shims.state_ranks(state))
+        if meeting.reason != "diverged":
+            return
+        self.guard.reaching = False  # one report per forward, also in warn mode
+        elsewhere = "; ".join(f"rank {rank}: {text}" for rank, text in sorted(meeting.absent.items()))
+        self.report(
+            f"the ranks run the units' forwards in a different order: this rank runs `{path}` next, rank(s) "
+            f"{sorted(meeting.absent)} do not ({elsewhere}). FSDP all-gathers each unit's parameters as its "
+            "forward starts, so the all-gathers of different units would pair up: mixed parameters or a hang.",
+            "call the units in the same order on every rank (no rank-dependent control flow in forward).",
+            key="forward-order",
         )

@@ -1,9 +1,9 @@
 """Runtime check FSD202: an optimizer that holds tensors other than the sharded parameters."""
 
 import weakref
-from typing import Any, List
+from typing import Any, List, Optional
 
-from fsdp_lint.runtime import naming, torch_shims
+from fsdp_lint.runtime import location, naming, torch_shims
 from fsdp_lint.runtime.check import RuntimeCheck
 
 
@@ -43,8 +43,10 @@ class OptimizerBeforeShard(RuntimeCheck):
     def __init__(self, guard: Any) -> None:
         super().__init__(guard)
         self._checked: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
+        self._built_at: "weakref.WeakKeyDictionary[Any, Optional[str]]" = weakref.WeakKeyDictionary()
 
     def on_optimizer_init(self, optimizer: Any) -> None:
+        self._built_at[optimizer] = location.here()
         self._check(optimizer)
 
     def on_step(self, optimizer: Any) -> None:
@@ -77,9 +79,11 @@ class OptimizerBeforeShard(RuntimeCheck):
                     unsharded.append(fsdp_param)
         total = _count(optimizer)
         kind = type(optimizer).__name__
+        built = self._built_at.get(optimizer)
+        built_at = f" (built at {built})" if built else ""
         if replaced:
             self.report(
-                f"{kind} holds {len(replaced)} of its {total} parameters as the tensors fully_shard "
+                f"{kind}{built_at} holds {len(replaced)} of its {total} parameters as the tensors fully_shard "
                 f"has since replaced with DTensors (e.g. `{_param_name(replaced[0])}`): the optimizer "
                 "was built before fully_shard. They never receive gradients, so step() silently "
                 "leaves the model unchanged.",
@@ -91,7 +95,7 @@ class OptimizerBeforeShard(RuntimeCheck):
             )
         if unsharded:
             self.report(
-                f"{kind} holds {len(unsharded)} of its {total} parameters as plain unsharded tensors "
+                f"{kind}{built_at} holds {len(unsharded)} of its {total} parameters as plain unsharded tensors "
                 f"(e.g. `{_param_name(unsharded[0])}`): it was built after a forward, while the root "
                 "kept its parameters all-gathered. They never receive gradients, so step() silently "
                 "leaves those parameters unchanged.",

@@ -1,7 +1,7 @@
 """Runtime check FSD204: a sharded parameter replaced, re-cast or moved after ``fully_shard``."""
 
 import weakref
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Tuple
 
 import torch.nn as nn
 
@@ -9,23 +9,35 @@ from fsdp_lint.runtime import naming, torch_shims
 from fsdp_lint.runtime.check import RuntimeCheck
 
 
-def _problem(fsdp_param: Any, baseline: tuple) -> Optional[str]:
+def _problem(fsdp_param: Any, baseline: tuple, readopts: bool) -> Tuple[Optional[str], Any]:
+    """What is wrong with the parameter FSDP will communicate, and that tensor.
+
+    torch re-adopts a replacement it is told about: ``load_state_dict`` (its post-hook) and
+    ``module.to(...)``/``to_empty`` (``FSDPModule._apply``) make the registered tensor FSDP's
+    sharded parameter at once, and a unit's first lazy init does it for whatever is registered
+    then. So a replacement is fine when torch adopted it, or will (``readopts``: before the
+    unit's lazy init), and it is the same kind of shard: a DTensor of the same dtype on the
+    unit's device, mesh and placements. Any other replacement is lost at the next all-gather.
+    """
     original, dtype, mesh, placements = baseline
     module, name = torch_shims.param_owner(fsdp_param)
-    current = torch_shims.sharded_param(fsdp_param)
     registered = module._parameters.get(name)
-    if current is not original or not any(registered is form for form in torch_shims.registered_forms(fsdp_param)):
-        return "replaced by another tensor"
-    if not torch_shims.is_dtensor(current):
-        return "replaced by a plain tensor"
-    if current.dtype != dtype:
-        return f"re-cast from {dtype} to {current.dtype}"
+    if any(registered is form for form in torch_shims.registered_forms(fsdp_param)):
+        candidate = torch_shims.sharded_param(fsdp_param)
+    elif readopts:
+        candidate = registered
+    else:
+        return "replaced by another tensor", registered
+    if not torch_shims.is_dtensor(candidate):
+        return "replaced by a plain tensor", candidate
+    if candidate.dtype != dtype:
+        return f"re-cast from {dtype} to {candidate.dtype}", candidate
     expected = torch_shims.expected_device(fsdp_param)
-    if current.device.type != "meta" and current.device != expected:
-        return f"moved to {current.device} (its unit lives on {expected})"
-    if current.device_mesh != mesh or tuple(current.placements) != placements:
-        return f"re-sharded to {tuple(current.placements)} on {current.device_mesh}"
-    return None
+    if candidate.device.type != "meta" and candidate.device != expected:
+        return f"moved to {candidate.device} (its unit lives on {expected})", candidate
+    if candidate.device_mesh != mesh or tuple(candidate.placements) != placements:
+        return f"re-sharded to {tuple(candidate.placements)} on {candidate.device_mesh}", candidate
+    return None, candidate
 
 
 class ParamsMutatedAfterShard(RuntimeCheck):
@@ -36,8 +48,11 @@ class ParamsMutatedAfterShard(RuntimeCheck):
     object, its dtype, mesh and placements. At the first forward, and at the next forward or
     ``step()`` after any ``register_parameter``/``setattr`` of a parameter or module
     conversion (``.to()``, ``.half()``, ``.float()``) touched an FSDP-managed module, checks
-    that the module still registers FSDP's tensor and that it is the same DTensor, with the
-    same dtype, on the unit's device, mesh and placement.
+    that the module still registers FSDP's tensor with the same dtype, on the unit's device,
+    mesh and placement. A replacement that torch re-adopts is accepted: a DTensor of the same
+    kind loaded with ``load_state_dict(..., assign=True)`` (the FSDP2 tutorial's resume, what
+    ``set_model_state_dict`` does for a meta-device model) or registered before the unit's
+    first forward.
 
     ## Why it matters
     FSDP all-gathers and reduce-scatters its own record of each parameter: a replacement is
@@ -84,11 +99,16 @@ class ParamsMutatedAfterShard(RuntimeCheck):
     def _check(self, states: Sequence[Any]) -> None:
         problems = []
         for state in states:
+            readopts = torch_shims.before_lazy_init(state)
             for fsdp_param in torch_shims.fsdp_params(state):
                 baseline = self._baseline.get(fsdp_param)
-                problem = _problem(fsdp_param, baseline) if baseline is not None else None
+                if baseline is None:
+                    continue
+                problem, tensor = _problem(fsdp_param, baseline, readopts)
                 if problem is not None:
                     problems.append((fsdp_param, problem))
+                elif tensor is not baseline[0]:  # a replacement torch adopts: the new baseline
+                    self._baseline[fsdp_param] = (tensor,) + baseline[1:]
         if not problems:
             return
         fsdp_param, problem = problems[0]

@@ -197,6 +197,18 @@ class Flow:
     def value(self, node: nodes.NodeNG) -> Value:
         return self.values.get(node, UNKNOWN)
 
+    def options(self, node: nodes.NodeNG) -> Tuple[Value, ...]:
+        """The values an expression may have here (several where branches bound different ones)."""
+        return options_of(self.value(node))
+
+    def sharded_object(self, node: nodes.NodeNG, holding: bool = False) -> Optional[Obj]:
+        """The object an expression may denote that may be sharded here (with `holding`: that
+        may hold a sharded module), among the values it may have; None if none may be."""
+        for option in self.options(node):
+            if isinstance(option, Obj) and (self.may_hold_shards(option) if holding else self.may_be_sharded(option)):
+                return option
+        return None
+
     def point(self) -> Point:
         """Where the walk is now (rules call this from `on_call`): after every fact recorded so
         far, before the next."""
@@ -438,7 +450,7 @@ class Flow:
                     self.project.add_attr_value(owner.root, owner.attrs + (target.attrname,), value)
         elif isinstance(target, nodes.Subscript):
             self._store(value)
-            key = self._eval(target.slice)
+            self._eval(target.slice)
             container = self._eval(target.value)
             if isinstance(target.value, nodes.Name):
                 if isinstance(container, Container):
@@ -450,7 +462,6 @@ class Flow:
                         self.env[target.value.name] = Container(container.items + (value,))
                 elif isinstance(container, StateDict):
                     self.env[target.value.name] = UNKNOWN
-            del key
         elif isinstance(target, nodes.Starred):
             self._bind(target.value, UNKNOWN)
 

@@ -26,30 +26,44 @@ __all__ = [
 ]
 
 _lock = threading.RLock()
-_settings: Optional[Tuple[Optional[str], Tuple[str, ...]]] = None
+_settings: Optional[Tuple[Optional[str], Tuple[str, ...], Optional[bool]]] = None
+
+INSTALL_HINT = (
+    "fsdp_lint.runtime needs PyTorch: install the runtime extra, `pip install 'fsdp-lint[runtime]'` "
+    "(torch, and numpy for torch.distributed.checkpoint)"
+)
 
 
-def enable(mode: Optional[str] = None, ignore: Iterable[str] = ()) -> None:
+def enable(mode: Optional[str] = None, ignore: Iterable[str] = (), verbose: Optional[bool] = None) -> None:
     """Turn the guard on; ``mode`` is "raise" or "warn" (default: $FSDP_LINT_RUNTIME or "raise").
 
     ``ignore`` takes codes or prefixes (``"FSD2"``) as the static linter does, merged with
-    $FSDP_LINT_RUNTIME_IGNORE. Calling it again with the same settings does nothing; with other
-    settings it re-installs the guard with them.
+    $FSDP_LINT_RUNTIME_IGNORE; an unknown code is a ValueError. A finding that stops the program
+    prints its message and the user's line; ``verbose=True`` (or $FSDP_LINT_RUNTIME_VERBOSE=1)
+    keeps Python's full traceback. Calling it again with the same settings does nothing; with
+    other settings it re-installs the guard with them.
     """
     global _settings
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise ImportError(INSTALL_HINT) from None
     from fsdp_lint.runtime import runtime_guard as guard_module
-    from fsdp_lint.runtime.config import make_config
+    from fsdp_lint.runtime.config import check_codes, make_config
+    from fsdp_lint.runtime.dispatch import load_check_classes
 
     ignore = (ignore,) if isinstance(ignore, str) else tuple(ignore)
     with _lock:
         if guard_module._active is not None:
-            if _settings == (mode, ignore):
+            if _settings == (mode, ignore, verbose):
                 return
             disable()
-        active = guard_module.Guard(make_config(mode, ignore))
+        config = make_config(mode, ignore, verbose)
+        check_codes(config.ignore, (cls.code for cls in load_check_classes()))
+        active = guard_module.Guard(config)
         active.install()
         guard_module._active = active
-        _settings = (mode, ignore)
+        _settings = (mode, ignore, verbose)
 
 
 def disable() -> None:
@@ -69,11 +83,11 @@ def is_enabled() -> bool:
 
 
 @contextmanager
-def guard(mode: Optional[str] = None, ignore: Iterable[str] = ()) -> Iterator[None]:
+def guard(mode: Optional[str] = None, ignore: Iterable[str] = (), verbose: Optional[bool] = None) -> Iterator[None]:
     """``enable()`` for the duration of a ``with`` block, then restore the previous state."""
     with _lock:
         previous = _settings
-    enable(mode, ignore)
+    enable(mode, ignore, verbose)
     try:
         yield
     finally:

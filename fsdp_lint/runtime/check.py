@@ -15,12 +15,18 @@ EVENTS: Tuple[str, ...] = (
     "on_root_init",  # (root, states) first forward of a root, before FSDP's lazy init/all-gather
     "on_ranks_agreed",  # (records,) every rank's first-forward record, the same list on every rank
     "on_iteration_start",  # (root, state) every forward of a root: keep it to a few attribute reads
+    "on_unit_reached",  # (state,) a unit's forward starts, in the first iteration after its root's first forward
+    "on_ranks_diverged",  # (what, meeting) a rank waits elsewhere at a point every rank must reach
+    "on_collective",  # (call, ranks) a collective-backed call (full_tensor, DCP, full state dicts, clipping)
+    "on_unit_module_called",  # (module, group) a child of a unit runs while the unit is sharded
+    "on_mixed_tensors",  # (exc,) a unit's call failed with torch's "got mixed torch.Tensor and DTensor"
+    "explain_error",  # (exc,) -> message or None: an uncaught error the guard can explain
     "on_forward",  # (module,) forward body of an FSDP module: per module per step
     "on_optimizer_init",  # (optimizer,) an optimizer was constructed
     "on_step",  # (optimizer,) before every optimizer.step(): keep it to a few attribute reads
     "on_sync_changed",  # (module, requires_sync, recurse) after module.set_requires_gradient_sync(...)
     "on_load_state_dict",  # (module, state_dict) module.load_state_dict(state_dict) is about to copy
-    "on_save",  # (obj,) torch.save(obj, ...) is about to write
+    "on_save",  # (obj, f) torch.save(obj, f) is about to write
     "on_materialized",  # (module,) module.to_empty(...) allocated storage for meta tensors
     "on_params_changed",  # (module,) an FSDP-managed module registered or converted parameters
     "on_fsdp1_call",  # (name, args) an FSDP1 static method was called
@@ -66,6 +72,24 @@ class RuntimeCheck:
     def on_iteration_start(self, root: nn.Module, state: Any) -> None:
         pass
 
+    def on_unit_reached(self, state: Any) -> None:
+        pass
+
+    def on_ranks_diverged(self, what: str, meeting: Any) -> None:
+        pass
+
+    def on_collective(self, call: str, ranks: Sequence[int]) -> None:
+        pass
+
+    def on_unit_module_called(self, module: nn.Module, group: Any) -> None:
+        pass
+
+    def on_mixed_tensors(self, exc: BaseException) -> None:
+        pass
+
+    def explain_error(self, exc: BaseException) -> Optional[str]:
+        return None
+
     def on_forward(self, module: nn.Module) -> None:
         pass
 
@@ -81,7 +105,7 @@ class RuntimeCheck:
     def on_load_state_dict(self, module: nn.Module, state_dict: Any) -> None:
         pass
 
-    def on_save(self, obj: Any) -> None:
+    def on_save(self, obj: Any, destination: Any) -> None:
         pass
 
     def on_materialized(self, module: nn.Module) -> None:

@@ -5,6 +5,7 @@ switched off. Errors the guard means to raise (``FSDPContractError``, or a contr
 user's filters turned into an exception) pass through untouched.
 """
 
+import functools
 import importlib
 import pkgutil
 import threading
@@ -19,7 +20,8 @@ from fsdp_lint.runtime_errors import FSDPContractError, FSDPContractWarning
 PASS_THROUGH = (FSDPContractError, FSDPContractWarning)
 
 
-def load_check_classes() -> List[type]:
+@functools.lru_cache(maxsize=1)
+def load_check_classes() -> Tuple[type, ...]:
     """One class per ``runtime_checks/fsdNNN_*.py`` module, ordered by code."""
     import fsdp_lint.runtime_checks as package
 
@@ -31,7 +33,7 @@ def load_check_classes() -> List[type]:
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, RuntimeCheck) and value.__module__ == module.__name__:
                 classes.append(value)
-    return sorted(classes, key=lambda cls: cls.code)
+    return tuple(sorted(classes, key=lambda cls: cls.code))
 
 
 class Dispatcher:

@@ -27,12 +27,25 @@ from torch.distributed.fsdp import (
     fully_shard,
     register_fsdp_forward_method,
 )
+from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import checkpoint_wrapper
 from torch.utils.checkpoint import checkpoint
 
 import fsdp_lint.runtime
 from fsdp_lint.runtime_errors import FSDPContractError, FSDPContractWarning
 
 DIM = 16
+# How every block is built, set per job: as is, under activation checkpointing as torchtitan
+# and accelerate apply it (checkpoint_wrapper before fully_shard), or compiled before fully_shard.
+VARIANTS = ("plain", "checkpoint_wrapper", "compiled")
+VARIANT = "plain"
+
+
+def wrap_block(block: nn.Module) -> nn.Module:
+    if VARIANT == "checkpoint_wrapper":
+        return checkpoint_wrapper(block)
+    if VARIANT == "compiled":
+        return torch.compile(block, backend="eager")
+    return block
 
 
 class Block(nn.Module):
@@ -49,21 +62,29 @@ class Model(nn.Module):
     def __init__(self, blocks: int = 3) -> None:
         super().__init__()
         self.inp = nn.Linear(8, DIM)
-        self.layers = nn.ModuleList(Block() for _ in range(blocks))
+        self.layers = nn.ModuleList(wrap_block(Block()) for _ in range(blocks))
         self.out = nn.Linear(DIM, 1)
         self.checkpointed = False
         self.bypass_child = False
+        self.reverse_on_rank1 = False
+        self.without_head = False
+        self.layer_not_block = False
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h = self.inp(x)
-        for i, block in enumerate(self.layers):
+        blocks = list(self.layers)
+        if self.reverse_on_rank1 and dist.get_rank() == 1:
+            blocks.reverse()
+        for i, block in enumerate(blocks):
             if self.bypass_child and i == 0:
                 h = block.forward(h)
+            elif self.layer_not_block and i == 0:
+                h = block.fc1(h)
             elif self.checkpointed:
                 h = checkpoint(block, h, use_reentrant=False)
             else:
                 h = block(h)
-        return self.out(h)
+        return h if self.without_head else self.out(h)
 
     def generate(self, x: torch.Tensor) -> torch.Tensor:
         return self.forward(x).sigmoid()
@@ -75,7 +96,7 @@ class TiedModel(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.emb = nn.Embedding(10, DIM)
-        self.layers = nn.ModuleList(Block() for _ in range(2))
+        self.layers = nn.ModuleList(wrap_block(Block()) for _ in range(2))
         self.head = nn.Linear(DIM, 10, bias=False)
         self.head.weight = self.emb.weight
 
@@ -170,8 +191,9 @@ def fsd202_after_forward(rank: int, tmp: str) -> None:
 
 
 def fsd301_save(rank: int, tmp: str) -> bool:
+    """Every rank writes its shards into one file: the last writer wins."""
     model = build()
-    path = os.path.join(tmp, f"sharded{rank}.pt")
+    path = os.path.join(tmp, "sharded.pt")
     try:
         torch.save({"model": model.state_dict()}, path)  # noqa: FSD301 (intentional violation)
     finally:
@@ -181,7 +203,7 @@ def fsd301_save(rank: int, tmp: str) -> bool:
 
 def fsd301_save_nothing_written(rank: int, tmp: str) -> bool:
     """Raise mode: the file must not exist afterwards."""
-    path = os.path.join(tmp, f"nothing{rank}.pt")
+    path = os.path.join(tmp, "nothing.pt")
     try:
         torch.save(build().state_dict(), path)  # noqa: FSD301 (intentional violation)
     except FSDPContractError:
@@ -291,13 +313,20 @@ def fsd107_low_precision_reduce(rank: int, tmp: str) -> List[float]:
     return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=1)
 
 
-def fsd108_different_order(rank: int, tmp: str) -> List[float]:
-    """Harmless to FSDP by itself, but a sign of rank-dependent code: it still trains."""
+def clean_sharding_order(rank: int, tmp: str) -> List[float]:
+    """The same units sharded in another order per rank: FSDP's collectives follow the forward, not fully_shard."""
     model = build(shard=False)
     for block in (model.layers if rank == 0 else reversed(model.layers)):
         fully_shard(block)
     fully_shard(model)
     return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=1)
+
+
+def fsd108_forward_order(rank: int, tmp: str) -> None:
+    """Raise mode only: rank 1 runs the blocks backwards; unguarded their all-gathers pair up wrongly."""
+    model = build()
+    model.reverse_on_rank1 = True
+    model(batch(rank)).sum().backward()
 
 
 def fsd108_different_units(rank: int, tmp: str) -> None:
@@ -331,6 +360,53 @@ def fsd205_sync_enabled_after_backward(rank: int, tmp: str) -> None:
     model(batch(rank)).sum().backward()
     model.set_requires_gradient_sync(True)
     optimizer.step()
+
+
+def fsd201_submodule_outside_its_unit(rank: int, tmp: str) -> None:
+    """The root's own input layer called on its own, while the root is sharded."""
+    model = build()
+    model.inp(batch(rank))
+
+
+def fsd201_block_submodule_outside_its_unit(rank: int, tmp: str) -> None:
+    """The root's forward calls a block's layer instead of the block."""
+    model = build()
+    model.layer_not_block = True
+    model(batch(rank))
+
+
+def fsd201_block_before_root(rank: int, tmp: str) -> None:
+    model = build()
+    model.layers[0](torch.randn(2, DIM))
+    model(batch(rank))
+
+
+def fsd206_full_state_dict_on_rank0(rank: int, tmp: str) -> None:
+    """Raise mode only: rank 0 gathers a full state dict alone while rank 1 goes on to clip."""
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    train(model, optimizer, rank, steps=1)
+    model(batch(rank)).sum().backward()
+    if rank == 0:
+        get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+
+
+def fsd206_checkpoint_before_first_forward(rank: int, tmp: str) -> None:
+    """Raise mode only: rank 0 saves a DCP checkpoint alone while rank 1 starts training."""
+    model = build()
+    if rank == 0:
+        dcp.save({"model": get_model_state_dict(model)}, checkpoint_id=os.path.join(tmp, "rank0_only"))
+    model(batch(rank))
+
+
+def fsd206_full_tensor_on_rank0(rank: int, tmp: str) -> None:
+    """Raise mode only: rank 0 gathers one parameter alone while rank 1 goes on to its next forward."""
+    model = build()
+    model(batch(rank)).sum().backward()
+    if rank == 0:
+        model.layers[0].fc1.weight.full_tensor()
+    dcp.save({"model": get_model_state_dict(model)}, checkpoint_id=os.path.join(tmp, "after_full_tensor"))
 
 
 def fsd302_plain_load(rank: int, tmp: str) -> None:
@@ -440,7 +516,7 @@ def clean_tied(rank: int, tmp: str) -> List[float]:
 def clean_parameterless_root(rank: int, tmp: str) -> List[float]:
     """Blocks sharded, root not: fine when the root owns no parameters of its own."""
     torch.manual_seed(0)
-    model = nn.Sequential(Block(), Block())
+    model = nn.Sequential(wrap_block(Block()), wrap_block(Block()))
     for block in model:
         fully_shard(block)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -452,10 +528,41 @@ def clean_parameterless_root(rank: int, tmp: str) -> List[float]:
 
 def clean_full_state_dict_load(rank: int, tmp: str) -> None:
     """A full plain state dict goes in through set_model_state_dict, not load_state_dict."""
-    full = build(shard=False).state_dict()
+    full = get_model_state_dict(build(shard=False))
     model = build(seed=1)
     set_model_state_dict(model, full, options=StateDictOptions(full_state_dict=True))
     model(batch(rank)).sum().backward()
+
+
+def clean_head_outside_forward(rank: int, tmp: str) -> List[float]:
+    """A chunked loss: the root's head is called after the root's forward, while the root is all-gathered."""
+    model = build()
+    model.without_head = True
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = []
+    for step in range(2):
+        hidden = model(batch(rank, step))
+        loss = sum(model.out(chunk).pow(2).mean() for chunk in hidden.chunk(2))
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses
+
+
+def clean_collectives_on_every_rank(rank: int, tmp: str) -> List[float]:
+    """Every collective-backed call on every rank, rank 0 alone only writing."""
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = train(model, optimizer, rank, steps=1)
+    model(batch(rank)).sum().backward()
+    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    losses.append(float(norm.full_tensor()))
+    full = {name: param.full_tensor() for name, param in model.state_dict().items()}
+    if rank == 0:
+        torch.save(full, os.path.join(tmp, "full_every_rank.pt"))
+    dcp.save({"model": get_model_state_dict(model)}, checkpoint_id=os.path.join(tmp, "every_rank"))
+    return losses
 
 
 def clean_threads(rank: int, tmp: str) -> List[float]:
@@ -483,29 +590,45 @@ SCENARIOS: Dict[str, Callable[[int, str], Any]] = {
 }
 
 
-def _run_one(name: str, mode: Any, tmp: str) -> Dict[str, Any]:
-    entry: Dict[str, Any] = {"error": None, "warnings": [], "other": None, "value": None, "message": None}
+def _run_one(name: str, mode: Any, tmp: str, variant: str = "plain") -> Dict[str, Any]:
+    global VARIANT
+    entry: Dict[str, Any] = {"error": None, "warnings": [], "other": None, "value": None, "message": None,
+                             "where": None}
+    VARIANT = variant
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with fsdp_lint.runtime.guard(mode=mode) if mode else contextlib.nullcontext():
-            try:
+        try:
+            with fsdp_lint.runtime.guard(mode=mode) if mode else contextlib.nullcontext():
                 entry["value"] = SCENARIOS[name](rank=dist.get_rank(), tmp=tmp)
-            except FSDPContractError as exc:
-                entry["error"], entry["message"] = exc.code, str(exc)
-            except Exception as exc:
-                entry["other"] = f"{type(exc).__name__}: {exc}"[:300]
+        except FSDPContractError as exc:
+            entry["error"], entry["message"] = exc.code, str(exc)
+        except Exception as exc:
+            entry["other"] = f"{type(exc).__name__}: {exc}"[:300]
+        finally:
+            VARIANT = "plain"
     for warning in caught:
         if isinstance(warning.message, FSDPContractWarning):
             entry["warnings"].append(warning.message.code)
             entry["message"] = entry["message"] or str(warning.message)
+            entry["where"] = entry["where"] or f"{os.path.basename(warning.filename)}:{warning.lineno}"
         elif "fsdp-lint" in str(warning.message):
             entry["warnings"].append(f"internal: {warning.message}"[:300])
     return entry
 
 
+def job_key(name: str, mode: Any, variant: str = "plain") -> str:
+    return f"{mode}:{name}" if variant == "plain" else f"{mode}:{name}@{variant}"
+
+
 def run_scenarios(rank: int, payload: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
-    """``payload["jobs"]``: [scenario, mode] pairs; results keyed ``"mode:scenario"``."""
-    return {f"{mode}:{name}": _run_one(name, mode, payload["tmp"]) for name, mode in payload["jobs"]}
+    """``payload["jobs"]``: [scenario, mode, variant] lists; results keyed by ``job_key``."""
+    results = {}
+    for name, mode, *variant in payload["jobs"]:
+        results[job_key(name, mode, *variant)] = _run_one(name, mode, payload["tmp"], *variant)
+        store = dist.distributed_c10d._get_default_store()  # the next job starts together on both ranks
+        store.set(f"job/{len(results)}/{rank}", "1")
+        store.wait([f"job/{len(results)}/{r}" for r in range(dist.get_world_size())])
+    return results
 
 
 def compare_guarded_losses(rank: int, tmp: str) -> Dict[str, List[str]]:

@@ -96,7 +96,7 @@ class _Broken(RuntimeCheck):
     code = "FSD999"
     name = "broken"
 
-    def on_save(self, obj):
+    def on_save(self, obj, destination):
         raise ZeroDivisionError("bug in the guard")
 
 
@@ -105,7 +105,7 @@ class _Counting(RuntimeCheck):
     name = "counting"
     calls = 0
 
-    def on_save(self, obj):
+    def on_save(self, obj, destination):
         type(self).calls += 1
 
 
@@ -114,8 +114,8 @@ def test_internal_error_warns_once_and_switches_only_that_check_off():
     dispatcher = Dispatcher([_Broken(guard), _Counting(guard)])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        dispatcher.emit("on_save", {})
-        dispatcher.emit("on_save", {})
+        dispatcher.emit("on_save", {}, None)
+        dispatcher.emit("on_save", {}, None)
     assert [str(w.message).split(" (")[0] for w in caught] == [
         "fsdp-lint: internal error in runtime check FSD999 broken during on_save"
     ]

@@ -1,9 +1,12 @@
 """Every runtime check in a real 2-rank FSDP2 loop (gloo, CPU), in raise and warn mode.
 
-All scenarios share one spawned process group: spawning is what costs time.
+Every scenario also runs with its blocks under ``checkpoint_wrapper`` and compiled before
+``fully_shard`` (raise mode): the guard must catch the same violations there and never break a
+correct program. All scenarios share one spawned process group: spawning is what costs time.
 """
 
 import os
+import re
 import tempfile
 
 import pytest
@@ -37,16 +40,24 @@ VIOLATIONS = {
     "fsd107_fsdp1_mixed_precision": ("FSD107", "mat1 and mat2 must have the same dtype"),
     "fsd107_fsdp1_cpu_offload": ("FSD107", None),
     "fsd107_root_without_policy": ("FSD107", "mat1 and mat2 must have the same dtype"),
-    "fsd108_different_order": ("FSD108", None),
     "fsd205_sync_left_off": ("FSD205", None),
     "fsd205_sync_enabled_after_backward": ("FSD205", None),
     "fsd302_plain_load": ("FSD302", "Error(s) in loading state_dict"),
+    "fsd201_submodule_outside_its_unit": ("FSD201", "got mixed torch.Tensor and DTensor"),
+    "fsd201_block_submodule_outside_its_unit": ("FSD201", "got mixed torch.Tensor and DTensor"),
+    "fsd201_block_before_root": ("FSD201", "already been lazily initialized"),
 }
 # Unguarded (or in warn mode) these would leave mismatched collectives behind: raise mode only.
-RAISE_ONLY = {"fsd108_different_units": "FSD108", "fsd108_different_mesh": "FSD108"}
+RAISE_ONLY = {"fsd108_different_units": "FSD108", "fsd108_different_mesh": "FSD108",
+              "fsd108_forward_order": "FSD108", "fsd206_full_state_dict_on_rank0": "FSD206",
+              "fsd206_checkpoint_before_first_forward": "FSD206", "fsd206_full_tensor_on_rank0": "FSD206"}
 CLEAN = ["clean_training", "clean_mixed_precision", "clean_checkpointing", "clean_meta_init", "clean_compile",
          "clean_threads", "clean_compile_root", "clean_tied", "clean_parameterless_root",
-         "clean_full_state_dict_load"]
+         "clean_full_state_dict_load", "clean_sharding_order", "clean_head_outside_forward",
+         "clean_collectives_on_every_rank"]
+# Scenarios about compiling or about a model without blocks: the block variants do not apply.
+PLAIN_ONLY = {"clean_compile", "clean_compile_root", "fsd102_child_after_parent", "fsd101_root_only"}
+WRAPPED = [variant for variant in scenarios.VARIANTS if variant != "plain"]
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +67,11 @@ def results():
              ["fsd301_save_nothing_written", "raise"], ["fsd107_low_precision_reduce", "raise"]]
     jobs += [[name, "raise"] for name in RAISE_ONLY]
     jobs += [[name, "raise"] for name in CLEAN]
+    jobs += [[name, "raise", variant] for variant in WRAPPED for name in [*VIOLATIONS, *RAISE_ONLY, *CLEAN]
+             if name not in PLAIN_ONLY]
     jobs += [["compare_guarded_losses", None], ["enable_disable_restores", None], ["late_rank_is_named", None]]
     with tempfile.TemporaryDirectory() as tmp:
-        per_rank = run_ranks(SCENARIO_FILE, "run_scenarios", {"jobs": jobs, "tmp": tmp}, timeout_s=240)
+        per_rank = run_ranks(SCENARIO_FILE, "run_scenarios", {"jobs": jobs, "tmp": tmp}, timeout_s=480)
     for rank, result in enumerate(per_rank):
         assert result["ok"], f"rank {rank}: {result.get('traceback') or result}"
     return [result["value"] for result in per_rank]
@@ -88,12 +101,37 @@ def test_violation_warns_once_in_warn_mode(results, name):
 
 
 @pytest.mark.parametrize("name", sorted(RAISE_ONLY))
-def test_rank_divergent_sharding_stops_every_rank_before_the_first_all_gather(results, name):
+def test_rank_divergence_stops_every_rank_before_the_collective(results, name):
     for rank, by_job in enumerate(results):
         entry = by_job[f"raise:{name}"]
-        assert entry["error"] == RAISE_ONLY[name] and f"[rank {rank}]" in entry["message"], entry
+        assert entry["error"] == RAISE_ONLY[name] and f"[rank {rank}" in entry["message"], entry
+
+
+@pytest.mark.parametrize("name", sorted(n for n in RAISE_ONLY if n.startswith("fsd108_different")))
+def test_rank_divergent_sharding_is_the_same_finding_on_every_rank(results, name):
     assert results[0]["raise:" + name]["message"].split("] ", 1)[1] == results[1]["raise:" + name]["message"].split(
         "] ", 1)[1]
+
+
+@pytest.mark.parametrize("variant", WRAPPED)
+@pytest.mark.parametrize("name", sorted(set(VIOLATIONS) | set(RAISE_ONLY)))
+def test_violation_is_caught_with_wrapped_or_compiled_blocks(results, name, variant):
+    if name in PLAIN_ONLY:
+        pytest.skip("not about blocks")
+    code = VIOLATIONS[name][0] if name in VIOLATIONS else RAISE_ONLY[name]
+    for rank, by_job in enumerate(results):
+        entry = by_job[f"raise:{name}@{variant}"]
+        assert entry["error"] == code and f"[rank {rank}" in entry["message"], (rank, entry)
+
+
+@pytest.mark.parametrize("variant", WRAPPED)
+@pytest.mark.parametrize("name", sorted(CLEAN))
+def test_correct_loop_runs_clean_with_wrapped_or_compiled_blocks(results, name, variant):
+    if name in PLAIN_ONLY:
+        pytest.skip("not about blocks")
+    for rank, by_job in enumerate(results):
+        entry = by_job[f"raise:{name}@{variant}"]
+        assert entry == {**entry, "error": None, "warnings": [], "other": None}, (rank, entry)
 
 
 def test_divergence_messages_name_what_differs(results):
@@ -101,7 +139,33 @@ def test_divergence_messages_name_what_differs(results):
     assert "`layers.2` is a fully_shard unit on rank(s) [0] but not on rank(s) [1]" in by_job[
         "raise:fsd108_different_units"]["message"]
     assert "('dp',)" in by_job["raise:fsd108_different_mesh"]["message"]
-    assert "different order" in by_job["raise:fsd108_different_order"]["message"]
+    order = by_job["raise:fsd108_forward_order"]["message"]
+    assert "different order" in order and "`layers.0`" in order and "`layers.2`" in order, order
+
+
+def test_collective_on_some_ranks_names_who_did_not_come_and_where_they_are(results):
+    # Each rank reports what it found, or the other's report if that reached it first.
+    for by_job in results:
+        text = by_job["raise:fsd206_full_state_dict_on_rank0"]["message"]
+        assert re.search(r"get_model_state_dict\(\) communicates with ranks \[0, 1\], but rank\(s\) \[1\] did not "
+                         r"come \(rank 1: it waits in clip_grad_norm_\(\) at \S*scenarios.py:\d+", text) or re.search(
+            r"clip_grad_norm_\(\) communicates with ranks \[0, 1\], but rank\(s\) \[0\] did not come \(rank 0: it "
+            r"waits in get_model_state_dict\(\) at \S*scenarios.py:\d+", text), text
+    first = results[1]["raise:fsd206_checkpoint_before_first_forward"]["message"]
+    assert "the first forward of the model" in first and "it waits in dcp.save()" in first, first
+    alone = results[0]["raise:fsd206_full_tensor_on_rank0"]["message"]
+    assert "DTensor.full_tensor()" in alone and "it waits in dcp.save()" in alone, alone
+
+
+def test_a_submodule_outside_its_unit_and_a_block_before_the_root_are_named(results):
+    by_job = results[0]
+    outside = by_job["raise:fsd201_submodule_outside_its_unit"]["message"]
+    assert "`inp` (Linear) belongs to the unit the root module (Model)" in outside, outside
+    inner = by_job["raise:fsd201_block_submodule_outside_its_unit"]["message"]
+    assert "`layers.0.fc1` (Linear) belongs to the unit `layers.0` (Block)" in inner, inner
+    first = by_job["raise:fsd201_block_before_root"]["message"]
+    assert re.search(r"`layers.0` \(Block\) ran its forward \(at \S*scenarios.py:\d+", first), first
+    assert "lazily initialized" in first, first
 
 
 def test_low_precision_reduce_warns_even_in_raise_mode(results):
@@ -150,6 +214,15 @@ def test_save_writes_nothing_in_raise_mode_and_everything_in_warn_mode(results):
     for by_job in results:
         assert by_job["raise:fsd301_save_nothing_written"]["value"] is True
         assert by_job["warn:fsd301_save"]["value"] is True
+    assert "every rank of the mesh saves its own shards into the same file" in results[0]["raise:fsd301_save"][
+        "message"]
+
+
+def test_messages_point_to_the_users_line_and_warnings_are_attributed_to_it(results):
+    for name in VIOLATIONS:
+        entry = results[0][f"raise:{name}"]
+        assert "\n  at " in entry["message"] and len(entry["message"].splitlines()) <= 3, entry["message"]
+        assert results[0][f"warn:{name}"]["where"].startswith("scenarios.py:"), (name, results[0][f"warn:{name}"])
 
 
 @pytest.mark.parametrize("name", CLEAN)
