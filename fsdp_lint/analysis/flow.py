@@ -505,7 +505,7 @@ class Flow:
         return None if _leaves(body) else self._snapshot()
 
     def _literal(self, test: nodes.NodeNG, taken: bool) -> paths.Literal:
-        return paths.literal(test, taken, lambda name: self._versions.get(name, 0))
+        return paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
 
     def _block(self, statements: List[nodes.NodeNG]) -> None:
         guards = 0
@@ -999,7 +999,7 @@ class Flow:
         for (owner, attr_path), value in sorted(self.attr_env.items(), key=lambda item: (item[0][0], item[0][1])):
             if owner == base.root and attr_path[: len(base.attrs)] == base.attrs and len(attr_path) > len(base.attrs):
                 relative = relative_value(value, base, root)
-                if relative is not None and _shareable(relative):
+                if relative is not None and self._informative(value):
                     attrs.append((attr_path[len(base.attrs):], relative))
                 if isinstance(value, Obj):
                     for event in live:
@@ -1012,6 +1012,18 @@ class Flow:
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
         meta = base.root in self.meta_roots and not base.attrs
         return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs)), origin
+
+    def _informative(self, value: Value) -> bool:
+        """Whether a stored value tells a callee more than the bare attribute would: an object of
+        known class, on the meta device or built elsewhere, an optimizer, a sharding function...
+        (the rest would only multiply the contexts a method is analysed in)."""
+        for option in options_of(value):
+            if isinstance(option, Obj):
+                if option.cls or option.root in self.meta_roots or self.is_local(option.root) or option.root in self.classes:
+                    return True
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container)):
+                return True
+        return False
 
     def _display_name(self) -> str:
         if isinstance(self.scope, nodes.FunctionDef):
@@ -1081,19 +1093,22 @@ class Flow:
 
 
 def _join_maps(maps: List[Dict]) -> Dict:
-    keys = []
-    seen = set()
-    for mapping in maps:
-        for key in mapping:
-            if key not in seen:
-                seen.add(key)
-                keys.append(key)
-    return {key: either([m[key] for m in maps if key in m]) for key in keys}
+    """Bindings where arms meet: most are the same object in every arm (copied from one start),
+    so only the keys whose values differ are joined."""
+    joined = dict(maps[0])
+    for mapping in maps[1:]:
+        for key, value in mapping.items():
+            current = joined.get(key, _ABSENT)
+            if current is value:
+                continue
+            joined[key] = value if current is _ABSENT else either([current, value])
+    return joined
 
 
-def _shareable(value: Value) -> bool:
-    """Values worth handing to a callee through an attribute (the rest are unknown there anyway)."""
-    return isinstance(value, (Obj, Optimizer, ShardFunction, Options, Container, Either, StateDict, Params))
+_ABSENT = object()
+
+
+
 
 
 def _optimizers_in(value: Value) -> Tuple[Optimizer, ...]:

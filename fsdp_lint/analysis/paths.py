@@ -12,7 +12,7 @@ both be true.
 
 from __future__ import annotations
 
-from typing import Callable, FrozenSet, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Optional, Tuple
 
 from astroid import nodes
 
@@ -25,16 +25,17 @@ EMPTY: Path = frozenset()
 _EQUALITY = {"==": True, "is": True, "!=": False, "is not": False}
 
 
-def literal(test: nodes.NodeNG, taken: bool, version: Callable[[str], int]) -> Literal:
+def literal(test: nodes.NodeNG, taken: bool, version: Callable[[str], int], texts: Dict[int, Tuple[str, Tuple[str, ...]]]) -> Literal:
     """The literal of taking the `taken` arm of `test`; `version(name)` is how often `name`
-    (a variable or an attribute chain such as `self.mesh`) was rebound before the test."""
+    (a variable or an attribute chain such as `self.mesh`) was rebound before the test.
+    `texts` remembers each expression's text and the names it reads, by node."""
     while isinstance(test, nodes.UnaryOp) and test.op == "not":
         test, taken = test.operand, not taken
     if isinstance(test, nodes.Compare) and len(test.ops) == 1:
         op, right = test.ops[0]
         if op in _EQUALITY and isinstance(right, nodes.Const):
-            return ("eq", _text(test.left, version), repr(right.value)), taken == _EQUALITY[op]
-    return ("bool", _text(test, version)), taken
+            return ("eq", _text(test.left, version, texts), repr(right.value)), taken == _EQUALITY[op]
+    return ("bool", _text(test, version, texts)), taken
 
 
 def compatible(a: Path, b: Path) -> bool:
@@ -62,10 +63,12 @@ def join(a: Optional[Path], b: Optional[Path]) -> Path:
     return a & b
 
 
-def _text(expr: nodes.NodeNG, version: Callable[[str], int]) -> str:
-    names = sorted({chain for chain in _chains(expr)})
-    suffix = ",".join(f"{name}@{version(name)}" for name in names)
-    return f"{expr.as_string()}|{suffix}"
+def _text(expr: nodes.NodeNG, version: Callable[[str], int], texts: Dict[int, Tuple[str, Tuple[str, ...]]]) -> str:
+    known = texts.get(id(expr))
+    if known is None:
+        known = texts[id(expr)] = (expr.as_string(), tuple(sorted(set(_chains(expr)))))
+    text, names = known
+    return text + "|" + ",".join(f"{name}@{version(name)}" for name in names)
 
 
 def _chains(expr: nodes.NodeNG):

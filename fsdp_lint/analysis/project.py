@@ -106,6 +106,7 @@ class Project:
         self._called_names: Dict[str, FrozenSet[str]] = {}
         self._class_facts: Dict[str, ClassFacts] = {}
         self._memo = ResolutionMemo() if memo is None else memo
+        self.texts: Dict[int, Tuple[str, Tuple[str, ...]]] = {}  # branch tests' text and names, by node
 
     # ---- building the facts ---------------------------------------------------------------------
 

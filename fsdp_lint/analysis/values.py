@@ -166,6 +166,9 @@ Value = Union[
 
 def either(values: "Sequence[Value]") -> Value:
     """The join of values: itself when all agree, else an `Either` of the distinct ones (flat)."""
+    first = values[0] if values else UNKNOWN
+    if all(value is first for value in values):
+        return first
     distinct = []
     for value in values:
         for option in value.options if isinstance(value, Either) else (value,):
