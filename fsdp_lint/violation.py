@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Tuple
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class Edit:
     """Replace the text between two positions with `text`.
 
@@ -21,6 +21,41 @@ class Edit:
     text: str
 
 
+SAFE, UNSAFE = "safe", "unsafe"
+
+
+@dataclass(frozen=True, order=True)
+class Fix:
+    """The edits that resolve a finding, and whether applying them keeps what the code means
+    (ruff's fix applicability): `--fix` applies the safe ones; the unsafe ones, which can change
+    behaviour in a case the rule cannot rule out, only with `--unsafe-fixes`."""
+
+    edits: Tuple[Edit, ...]
+    applicability: str = SAFE
+
+    @classmethod
+    def safe(cls, *edits: Edit) -> "Fix":
+        return cls(edits, SAFE)
+
+    @classmethod
+    def unsafe(cls, *edits: Edit) -> "Fix":
+        return cls(edits, UNSAFE)
+
+    def applies(self, unsafe_fixes: bool) -> bool:
+        """Whether a run applies it: a safe fix always, an unsafe one with `--unsafe-fixes`."""
+        return self.applicability == SAFE or unsafe_fixes
+
+
+@dataclass(frozen=True, order=True)
+class Note:
+    """A place that explains a finding: where the object was sharded, each call that passed it on."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+
 @dataclass(frozen=True, order=True)
 class Violation:
     path: str
@@ -33,4 +68,5 @@ class Violation:
     end_line: Optional[int] = None
     end_column: Optional[int] = None
     help: Optional[str] = None
-    fix: Optional[Edit] = None
+    fix: Optional[Fix] = None
+    related: Tuple[Note, ...] = ()

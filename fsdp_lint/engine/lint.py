@@ -12,6 +12,7 @@ import functools
 import gc
 import logging
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
@@ -46,6 +47,7 @@ class LintOptions:
     jobs: int = 1  # processes for the rule pass; 0 means one per core
     cache_dir: Optional[str] = None  # where results are kept between runs; None: no cache
     apis: DeclaredApis = DeclaredApis()  # `[tool.fsdp-lint.analysis]`: sharding functions, optimizers
+    target_version: Optional[Tuple[int, int]] = None  # the project's oldest Python; None: not declared
 
 
 @dataclass
@@ -132,7 +134,7 @@ def _lint_paths(paths: Sequence[str], options: LintOptions, buffers: Mapping[str
                 hashes[path] = cache.content_hash(raw)
             del data[path]
     texts = _Texts(data)
-    tree = SourceTree(texts, _module_names(data, _package_dir_on_disk), data, on_disk=True)
+    tree = SourceTree(texts, _module_names(data, _package_dir_on_disk), data, on_disk=True, target_version=options.target_version)
     config = _rule_config(options)
     phase = time.perf_counter()
     scan_errors = _scan(tree, config, options.jobs, hashes if hash_while_scanning else None)
@@ -144,7 +146,7 @@ def _lint_paths(paths: Sequence[str], options: LintOptions, buffers: Mapping[str
             log.debug("%s %s", "analyse" if path in relevant or not options.prefilter else "syntax check only", path)
     known = store.syntax_results(tree, hashes) if store is not None else {}
     skipped = [path for path in sorted(tree.texts) if path not in relevant and path not in known] if options.prefilter else []
-    checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1, tree.data)
+    checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1, tree.data, tree.target_version)
     phase = time.perf_counter()
     analysis = store.analysis(tree, relevant, hashes) if store is not None else None
     if analysis is None:
@@ -233,7 +235,7 @@ def lint_sources(
     if is_package_dir is None:
         in_memory = {os.path.dirname(os.path.normpath(p)) for p in sources if os.path.basename(p) == "__init__.py"}
         is_package_dir = in_memory.__contains__
-    tree = SourceTree(dict(sources), _module_names(sources, is_package_dir))
+    tree = SourceTree(dict(sources), _module_names(sources, is_package_dir), target_version=options.target_version)
     config = _rule_config(options)
     with _no_cyclic_gc():
         scan_errors = _scan(tree, config, options.jobs)
@@ -247,7 +249,7 @@ def _analyse(tree: SourceTree, config: RuleConfig, relevant: FrozenSet[str], opt
     """The analysis, and FSD001 for the files it leaves unparsed (checked on another core while
     it runs, when there is one): a syntax error is reported everywhere, as ruff and flake8 do."""
     skipped = [path for path in sorted(tree.texts) if path not in relevant] if options.prefilter else []
-    checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1)
+    checked = syntax_check.start(tree.texts, tree.names, skipped, parallel.job_count(options.jobs) > 1, target=tree.target_version)
     analysis = analyse_tree(tree, config, relevant, options.prefilter, parallel.rule_pass(options.jobs))
     analysis.findings.violations.extend(checked())
     return analysis
@@ -259,9 +261,10 @@ def _rule_config(options: LintOptions) -> RuleConfig:
 
 
 def _fingerprint(options: LintOptions) -> str:
-    """What besides the files decides a run's findings: the options that select and configure."""
+    """What besides the files decides a run's findings: the options that select and configure, and
+    the grammar of the running Python (what parses, FSD001 or FSD002)."""
     return repr((options.selection, tuple(options.exclude), options.respect_gitignore, options.rule_settings,
-                 options.noqa, options.prefilter, options.apis))
+                 options.noqa, options.prefilter, options.apis, options.target_version, sys.version_info[:2]))
 
 
 def _module_names(sources: Mapping[str, object], is_package_dir: Callable[[str], bool]) -> Dict[str, str]:

@@ -18,7 +18,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.flow import CallListener, Flow
 from fsdp_lint.contract import Contract
-from fsdp_lint.violation import Edit
+from fsdp_lint.violation import Fix
 
 Sources = Union[str, Dict[str, str]]
 EXPECT_MARKER = re.compile(r"#\s*expect:\s*(FSD\d{3})")
@@ -48,8 +48,22 @@ class Valid(Example):
     """Code the rule must accept."""
 
 
+@dataclass(frozen=True)
 class Invalid(Example):
-    """Code the rule must reject, at each line marked `# expect: FSDnnn` and nowhere else."""
+    """Code the rule must reject, at each line marked `# expect: FSDnnn` and nowhere else.
+
+    `fixed` is the code once every fix of its findings is applied (`--fix --unsafe-fixes`): the
+    text of `example.py`, or the changed files by path. None: the findings carry no fix. The tests
+    apply the fixes, compare, parse the result and lint it again (the fixed findings must be gone)."""
+
+    fixed: Optional[Sources] = None
+
+    def fixed_files(self) -> Dict[str, str]:
+        """Every file of the example after its fixes (the unchanged ones as they are)."""
+        files = self.files()
+        if isinstance(self.fixed, str):
+            return {**files, "example.py": textwrap.dedent(self.fixed)}
+        return {**files, **{path: textwrap.dedent(text) for path, text in (self.fixed or {}).items()}}
 
 
 @dataclass(frozen=True)
@@ -83,7 +97,7 @@ class ScreenedFile:
         return ast.parse(self.data)
 
 
-Reporter = Callable[["Rule", nodes.NodeNG, str, Optional[str], Optional[Edit]], None]
+Reporter = Callable[["Rule", nodes.NodeNG, str, Optional[str], Optional[Fix]], None]
 
 
 class Rule(Contract, CallListener):
@@ -121,7 +135,7 @@ class Rule(Contract, CallListener):
         """The built-in names of option `name` plus those the project configured."""
         return self._options[name]
 
-    def report(self, node: nodes.NodeNG, message: Optional[str] = None, *, help: Optional[str] = None, fix: Optional[Edit] = None) -> None:
+    def report(self, node: nodes.NodeNG, message: Optional[str] = None, *, help: Optional[str] = None, fix: Optional[Fix] = None) -> None:
         self._reporter(self, node, message or self.message, help or self.help, fix)
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:

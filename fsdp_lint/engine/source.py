@@ -9,7 +9,7 @@ import stat
 import sys
 import tokenize
 from dataclasses import dataclass
-from typing import List, Tuple, Union
+from typing import List, Optional, Tuple, Union
 
 from astroid import nodes
 from astroid.builder import AstroidBuilder
@@ -19,9 +19,9 @@ from astroid.raw_building import InspectBuilder
 from astroid.rebuilder import TreeRebuilder
 
 from fsdp_lint.analysis.project import scopes_of
-from fsdp_lint.tool_codes import UnanalysableFile
+from fsdp_lint.engine import newer_syntax
+from fsdp_lint.tool_codes import NeedsNewerPython, UnanalysableFile
 from fsdp_lint.violation import Violation
-
 
 
 class _OwnTextBuilder(AstroidBuilder):
@@ -138,23 +138,52 @@ def decode(data: bytes, display: str) -> Union[str, Violation]:
     return text
 
 
-def parse(text: str, module_name: str, path: str, display: str) -> Union[nodes.Module, Violation]:
+def parse(
+    text: str, module_name: str, path: str, display: str, target: Optional[newer_syntax.Version] = None,
+) -> Union[nodes.Module, Violation]:
+    """The module, or why it cannot be analysed. `target` is the oldest Python the project supports
+    (`target-version`, `requires-python`), None where it declares none."""
     try:
         return _builder().string_build(text, modname=module_name, path=path)
     except AstroidSyntaxError as error:
         cause = error.error if isinstance(getattr(error, "error", None), SyntaxError) else None
         if cause is None:
             return unanalysable(display, str(error))
-        message = cause.msg or "invalid syntax"
-        if "too many nested" in message or "too complex" in message:
-            return unanalysable(display, f"nesting too deep for the parser ({message})", cause.lineno or 1)
-        return unanalysable(
-            display, f"syntax error: {message} (parsed as Python {_PYTHON})", cause.lineno or 1, (cause.offset or 1)
-        )
+        return _syntax_error(text, cause, display, target)
     except RecursionError:
         return unanalysable(display, "nesting too deep to analyse")
     except (AstroidBuildingError, ValueError, MemoryError) as error:
         return unanalysable(display, f"parser error: {error}")
+
+
+def _syntax_error(text: str, cause: SyntaxError, display: str, target: Optional[newer_syntax.Version]) -> Violation:
+    """FSD001 for a genuine syntax error; FSD002 for a file that only needs a newer Python than
+    this one (`fsdp_lint.engine.newer_syntax`), unless the project targets an older one."""
+    message = cause.msg or "invalid syntax"
+    if "too many nested" in message or "too complex" in message:
+        return unanalysable(display, f"nesting too deep for the parser ({message})", cause.lineno or 1)
+    reading = newer_syntax.read(text)
+    needs = reading.needs
+    if needs is None:
+        return unanalysable(display, f"syntax error: {message} (parsed as Python {_PYTHON})", cause.lineno or 1, cause.offset or 1)
+    if reading.error is not None:  # a genuine error besides the newer syntax: where it is
+        left = reading.error
+        return unanalysable(
+            display, f"syntax error: {left.msg or 'invalid syntax'} (parsed as Python {_PYTHON}, with the syntax of Python "
+            f"{newer_syntax.version_text(needs)} that the file also uses)", left.lineno or 1, left.offset or 1,
+        )
+    first = reading.first_of(needs)
+    needed = newer_syntax.version_text(needs)
+    if target is not None and needs > target:
+        return unanalysable(
+            display, f"syntax error: {first.what} needs Python {needed}, but the project supports Python "
+            f"{newer_syntax.version_text(target)} (its target-version or requires-python)", first.line, first.column,
+        )
+    return Violation(
+        display, first.line, first.column, NeedsNewerPython.code, NeedsNewerPython.name,
+        f"needs Python {needed} to parse ({first.what}); run fsdp-lint under {needed}+ to analyse this file",
+        NeedsNewerPython.severity,
+    )
 
 
 def character_column(line_text: str, byte_offset: int) -> int:

@@ -68,9 +68,11 @@ def compiles(text: str, path: str) -> bool:
 
 def unparsable(
     texts: Mapping[str, str], names: Mapping[str, str], paths: Sequence[str], data: Optional[Mapping[str, bytes]] = None,
+    target: Optional[Tuple[int, int]] = None,
 ) -> List[Violation]:
-    """FSD001 for each of `paths` that does not parse; `data` (the bytes read from disk) enables
-    the bytecode-cache shortcut, which needs the files' real paths."""
+    """FSD001 (or FSD002) for each of `paths` that does not parse; `data` (the bytes read from
+    disk) enables the bytecode-cache shortcut, which needs the files' real paths; `target` is the
+    project's Python (`source.parse`)."""
     from fsdp_lint.engine.source import parse
 
     found: List[Violation] = []
@@ -79,7 +81,7 @@ def unparsable(
             continue
         text = texts[path]
         if not compiles(text, path):
-            built = parse(text, names[path], os.path.abspath(path), path)
+            built = parse(text, names[path], os.path.abspath(path), path, target)
             if isinstance(built, Violation):
                 found.append(built)
     return found
@@ -88,12 +90,12 @@ def unparsable(
 # Below this many files, starting a process costs more than the check.
 MIN_FILES = 200
 
-_inherited: Tuple[Mapping[str, str], Mapping[str, str], Sequence[str], Optional[Mapping[str, bytes]], Any] = ({}, {}, (), None, None)
+_inherited: Tuple[Mapping[str, str], Mapping[str, str], Sequence[str], Optional[Mapping[str, bytes]], Any, Any] = ({}, {}, (), None, None, None)
 
 
 def start(
     texts: Mapping[str, str], names: Mapping[str, str], paths: Sequence[str], in_background: bool,
-    data: Optional[Mapping[str, bytes]] = None,
+    data: Optional[Mapping[str, bytes]] = None, target: Optional[Tuple[int, int]] = None,
 ) -> Callable[[], List[Violation]]:
     """Check `paths`; call the result to collect the findings.
 
@@ -106,19 +108,19 @@ def start(
     if not paths:
         return lambda: []
     if not in_background or len(paths) < MIN_FILES or "fork" not in multiprocessing.get_all_start_methods():
-        return lambda: unparsable(texts, names, paths, data)
+        return lambda: unparsable(texts, names, paths, data, target)
     context = multiprocessing.get_context("fork")
     position = shared_work.shared_position()
-    _inherited = (texts, names, paths, data, position)
+    _inherited = (texts, names, paths, data, target, position)
     try:
         pool = context.Pool(1)
     finally:
-        _inherited = ({}, {}, (), None, None)
+        _inherited = ({}, {}, (), None, None, None)
     pending = pool.apply_async(_check_inherited)
 
     def collect() -> List[Violation]:
         try:
-            own = _check_shared(texts, names, paths, data, position)
+            own = _check_shared(texts, names, paths, data, target, position)
             return pending.get() + own
         finally:
             pool.close()
@@ -132,6 +134,7 @@ def _check_inherited() -> List[Violation]:
 
 
 def _check_shared(
-    texts: Mapping[str, str], names: Mapping[str, str], paths: Sequence[str], data: Optional[Mapping[str, bytes]], position: Any,
+    texts: Mapping[str, str], names: Mapping[str, str], paths: Sequence[str], data: Optional[Mapping[str, bytes]],
+    target: Optional[Tuple[int, int]], position: Any,
 ) -> List[Violation]:
-    return [found for part in shared_work.chunks(position, len(paths)) for found in unparsable(texts, names, paths[part], data)]
+    return [found for part in shared_work.chunks(position, len(paths)) for found in unparsable(texts, names, paths[part], data, target)]

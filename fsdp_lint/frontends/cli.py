@@ -114,6 +114,7 @@ def _check_parser(out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> argpars
     fixing = parser.add_argument_group("fixes")
     fixing.add_argument("--fix", action="store_true", help="rewrite what can be fixed safely, then report what is left")
     fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply the unsafe fixes too (they can change behaviour)")
     fixing.add_argument("--add-noqa", action="store_true", help="add `# noqa: CODE` to the line of every finding (to adopt the linter in a large code base)")
     parser.add_argument("-V", "--version", action="version", version=f"fsdp-lint {__version__}")
     return parser
@@ -195,7 +196,7 @@ def _check(argv: Sequence[str], out: TextIO, err: TextIO, stdin: Optional[Binary
     located = [stdin_name] if stdin_name else ([] if args.paths == ["-"] else args.paths)
     try:
         config_path = _config_path(args, located)
-        settings = config.load(config_path) if config_path else config.Config()
+        settings = config.load(config_path) if config_path else config.Config() if args.isolated else config.unconfigured(located)
     except config.ConfigError as error:
         err.write(f"fsdp-lint: error: {error}\n")
         return EXIT_ERROR
@@ -309,16 +310,16 @@ def _render(args: argparse.Namespace, violations: Sequence[Violation], out: Text
     from fsdp_lint.frontends.output import FORMATS, HUMAN_FORMATS, text
 
     if args.statistics and args.format == "json":
-        json.dump(text.statistics(violations), out, indent=2)
+        json.dump(text.statistics(violations, args.unsafe_fixes), out, indent=2)
         out.write("\n")
     elif args.statistics:
-        text.render_statistics(violations, out)
+        text.render_statistics(violations, out, args.unsafe_fixes)
     elif args.format in HUMAN_FORMATS:
-        FORMATS[args.format](violations, out, args.color)
+        FORMATS[args.format](violations, out, args.color, args.unsafe_fixes)
     else:
         FORMATS[args.format](violations, out)
     if args.format in HUMAN_FORMATS and not args.quiet:
-        out.write(text.summary(violations) + "\n")
+        out.write(text.summary(violations, None if args.statistics else args.unsafe_fixes) + "\n")
 
 
 def _finish(result: LintResult, err: TextIO, exit_zero: bool = False) -> int:
@@ -326,7 +327,10 @@ def _finish(result: LintResult, err: TextIO, exit_zero: bool = False) -> int:
         err.write(failure.describe() + "\n")
     if result.internal_errors:
         return EXIT_ERROR
-    return EXIT_FINDINGS if result.violations and not exit_zero else EXIT_CLEAN
+    from fsdp_lint.tool_codes import INFORMATIONAL
+
+    failing = any(v.code not in INFORMATIONAL for v in result.violations)  # FSD002 alone exits 0
+    return EXIT_FINDINGS if failing and not exit_zero else EXIT_CLEAN
 
 
 def _fix(args: argparse.Namespace, paths: Sequence[str], options: LintOptions, out: TextIO, err: TextIO) -> int:
@@ -334,19 +338,19 @@ def _fix(args: argparse.Namespace, paths: Sequence[str], options: LintOptions, o
     from fsdp_lint.engine import fixes
     from fsdp_lint.frontends.output import text
 
-    run = fixes.plan(paths, options)
+    run = fixes.plan(paths, options, args.unsafe_fixes)
     for refusal in run.refused:
         err.write(f"fsdp-lint: {refusal}\n")
     if args.diff:
         for fix in run.fixes:
             out.write(fix.diff())
-        err.write(f"Would fix {text.counted(run.fixed)}.\n")
+        err.write(f"Would fix {text.counted(run.fixed)}{text.hidden_fixes(run.hidden, args.unsafe_fixes)}.\n")
         return EXIT_FINDINGS if run.fixes else EXIT_CLEAN
     for fix in run.fixes:
         fixes.write(fix)
     _render(args, run.remaining.violations, out)
     if run.fixed and not args.quiet:
-        err.write(f"Fixed {text.counted(run.fixed)}.\n")
+        err.write(f"Fixed {text.counted(run.fixed)}{text.hidden_fixes(run.hidden, args.unsafe_fixes)}.\n")
     return _finish(run.remaining, err, args.exit_zero)
 
 

@@ -13,6 +13,8 @@ table, stopping at the repository root (pylint's and ruff's rule). Keys use ruff
     extend-exclude = ["third_party/"]
     respect-gitignore = true
     force-exclude = false                 # also exclude files named explicitly (pre-commit passes them)
+    target-version = "py312"              # the oldest Python the project supports; default: the
+                                          # lower bound of [project] requires-python
 
     [tool.fsdp-lint.rules.FSD202]         # per-rule options, as each rule declares them
     extend-remapping-calls = ["wrap_for_training"]
@@ -51,7 +53,7 @@ TABLES = ("fsdp-lint", "fsdp_lint")
 CODE = re.compile(r"FSD\d{0,3}\Z")
 _KEYS = (
     "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
-    "respect-gitignore", "force-exclude", "rules", "analysis",
+    "respect-gitignore", "force-exclude", "rules", "analysis", "target-version",
 )
 _ANALYSIS_KEYS = ("extra-shard-functions", "extra-optimizers")
 _QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\Z")
@@ -80,6 +82,7 @@ class Config:
     rule_settings: Tuple[RuleSetting, ...] = ()
     apis: DeclaredApis = DeclaredApis()
     keys: FrozenSet[str] = frozenset()  # the keys the file sets (`--show-settings` names them as the source)
+    target_version: Optional[Tuple[int, int]] = None  # `target-version`, else `requires-python`'s lower bound
 
 
 def _table(path: str) -> Optional[Mapping[str, Any]]:
@@ -168,7 +171,7 @@ def load(path: str) -> Config:
     table = _table(path)
     if table is None:
         if os.path.basename(path) == "pyproject.toml":
-            return Config(path=path)
+            return Config(path=path, target_version=requires_python(path))
         raise ConfigError(path, "(file)", "has no [tool.fsdp-lint] table")
     unknown = sorted(set(table) - set(_KEYS))
     if unknown:
@@ -188,7 +191,53 @@ def load(path: str) -> Config:
         force_exclude=_bool(path, "force-exclude", table.get("force-exclude", False)),
         rule_settings=_rule_settings(path, table.get("rules", {})),
         apis=_declared_apis(path, table.get("analysis", {})),
+        target_version=_target_version(path, table["target-version"]) if "target-version" in table else requires_python(path),
     )
+
+
+def unconfigured(paths: Sequence[str]) -> Config:
+    """The settings of a run that no `[tool.fsdp-lint]` table configures: the defaults, and the
+    Python of the project the paths are in (the nearest pyproject.toml's `requires-python`)."""
+    directory = _start(paths)
+    while True:
+        candidate = os.path.join(directory, "pyproject.toml")
+        if os.path.isfile(candidate):
+            return Config(target_version=requires_python(candidate))
+        parent = os.path.dirname(directory)
+        if parent == directory or _is_repository_root(directory):
+            return Config()
+        directory = parent
+
+
+_TARGET = re.compile(r"py3(\d{1,2})\Z")
+_LOWER_BOUND = re.compile(r"\s*(>=|~=|==|>)\s*(\d+)(?:\.(\d+))?")
+
+
+def _target_version(path: str, value: Any) -> Tuple[int, int]:
+    """`target-version = "py312"` (ruff's spelling) -> (3, 12)."""
+    match = _TARGET.match(value) if isinstance(value, str) else None
+    if match is None:
+        raise ConfigError(path, "target-version", f"must be a Python version like \"py312\", not {value!r}")
+    return 3, int(match.group(1))
+
+
+def requires_python(path: str) -> Optional[Tuple[int, int]]:
+    """The oldest Python that `[project] requires-python` of `path` allows (`>=3.12`, `~=3.12.1`,
+    `==3.12.*`, `>3.11` give 3.12, 3.12, 3.12, 3.11); None where it sets no lower bound or none is
+    readable: a bad requires-python is the packaging tools' to report, not a reason to stop."""
+    try:
+        with open(path, "rb") as handle:
+            value = tomllib.load(handle).get("project", {}).get("requires-python")
+    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+        return None
+    if not isinstance(value, str):
+        return None
+    bounds = []
+    for clause in value.split(","):
+        match = _LOWER_BOUND.match(clause)
+        if match and match.group(2) == "3":
+            bounds.append((3, int(match.group(3) or 0)))
+    return max(bounds) if bounds else None
 
 
 def lint_options(
@@ -215,6 +264,7 @@ def lint_options(
         respect_gitignore=settings.respect_gitignore if respect_gitignore is None else respect_gitignore,
         rule_settings=settings.rule_settings,
         apis=settings.apis,
+        target_version=settings.target_version,
         **engine,
     )
 

@@ -1,11 +1,13 @@
-"""`--fix` and `--diff`: the rules' Edits applied, formatting kept, the result proved by a re-lint."""
+"""`--fix` and `--diff`: the rules' fixes applied (the safe ones; the unsafe ones with
+`--unsafe-fixes`), formatting kept, the result proved by a re-lint, and no fix changing what the
+code does."""
 
 from __future__ import annotations
 
 import pytest
 
 from fsdp_lint.engine import fixes
-from fsdp_lint.violation import Edit, Violation
+from fsdp_lint.violation import Edit, Fix, Violation
 from tests.ecosystem.samples import TRAIN
 from tests.static.helpers import run_cli, write_tree
 
@@ -77,12 +79,12 @@ def test_apply_edits_is_generic_multiline_and_skips_overlaps():
 
 
 def _inject(monkeypatch, edit: Edit):
-    """Make every lint also report a finding whose fix is `edit` (a rule's bad fix)."""
+    """Make every lint also report a finding whose safe fix is `edit` (a rule's bad fix)."""
     real = fixes.lint_sources
 
     def lint_sources(sources, options, **kwargs):
         result = real(sources, options, **kwargs)
-        result.violations.append(Violation("train.py", 1, 1, "FSD201", "forward-bypass", "injected", fix=edit))
+        result.violations.append(Violation("train.py", 1, 1, "FSD201", "forward-bypass", "injected", fix=Fix.safe(edit)))
         return result
 
     monkeypatch.setattr(fixes, "lint_sources", lint_sources)
@@ -129,9 +131,11 @@ NO_SYNC_FIXED = NO_SYNC.replace(
                 loss.backward()
 """,
     """            model.set_requires_gradient_sync(False)
-            loss = model(batch).sum()  # micro-batch
-            loss.backward()
-            model.set_requires_gradient_sync(True)
+            try:
+                loss = model(batch).sum()  # micro-batch
+                loss.backward()
+            finally:
+                model.set_requires_gradient_sync(True)
 """,
 )
 
@@ -152,3 +156,166 @@ def test_no_sync_with_an_alias_is_reported_but_not_rewritten(tmp_path, monkeypat
     run = run_cli(["--fix", "--select", "FSD203", "--format", "concise", "."])
     assert run.code == 1 and "FSD203" in run.out
     assert (tmp_path / "train.py").read_text() == aliased
+
+
+# The same training loop, left by each way out of the `no_sync()` block on its last batch.
+EXITS = {
+    "falls through": "pass",
+    "continue": "continue",
+    "break": "break",
+    "return": "return 'early'",
+    "raise": "raise ValueError('bad batch')",
+    "a call that raises": "check(batch)",
+}
+LOOP = """\
+from torch.distributed.fsdp import fully_shard
+
+def train(model, batches):
+    fully_shard(model)
+    for batch in batches:
+        with model.no_sync():
+            loss = model(batch)
+            if batch == 4:
+                {exit}
+            loss.backward()
+        model(batch).backward()  # the step's own backward
+"""
+
+
+class _Model:
+    """FSDP1's `no_sync()` (restores the sync state it found) and FSDP2's
+    `set_requires_gradient_sync`, recording the sync state of every backward."""
+
+    def __init__(self):
+        self.sync, self.backwards = True, []
+
+    def no_sync(self):
+        import contextlib
+
+        @contextlib.contextmanager
+        def disabled():
+            found, self.sync = self.sync, False
+            try:
+                yield
+            finally:
+                self.sync = found
+
+        return disabled()
+
+    def set_requires_gradient_sync(self, value):
+        self.sync = value
+
+    def __call__(self, batch):
+        model = self
+
+        class Loss:
+            def backward(self):
+                model.backwards.append((batch, model.sync))
+
+        return Loss()
+
+
+def _run(source: str):
+    """Run `train` of `source` on a model and a batch list; what it returned or raised, the sync
+    state of each backward, and the sync state it left."""
+    namespace = {"fully_shard": lambda module: module, "check": lambda batch: 1 / (batch - 4)}
+    exec(compile(source.replace("from torch.distributed.fsdp import fully_shard\n", ""), "train.py", "exec"), namespace)
+    model = _Model()
+    try:
+        outcome = ("returned", namespace["train"](model, [0, 1, 2, 3, 4]))
+    except Exception as error:  # the block's error, caught here as a training loop's caller might
+        outcome = ("raised", type(error).__name__)
+    return outcome, model.backwards, model.sync
+
+
+@pytest.mark.parametrize("exit", sorted(EXITS))
+def test_the_no_sync_fix_keeps_what_the_code_does_on_every_way_out(tmp_path, monkeypatch, exit):
+    """Before the fix, FSDP1's `no_sync()`; after it, FSDP2's calls: the same backwards with the
+    same sync state, the same result, and sync back on however the block was left."""
+    original = LOOP.format(exit=EXITS[exit])
+    (tmp_path / "train.py").write_text(original)
+    monkeypatch.chdir(tmp_path)
+    run = run_cli(["--fix", "--select", "FSD203", "--no-cache", "."])
+    fixed = (tmp_path / "train.py").read_text()
+    assert run.code == 0, run.out + run.err
+    assert "try:" in fixed and "finally:" in fixed and "no_sync" not in fixed
+    assert _run(fixed) == _run(original)
+    assert _run(fixed)[2] is True
+    assert run_cli(["--no-cache", "."]).code == 0  # nothing left, no FSD205 about the rewrite
+
+
+NESTED = """\
+from torch.distributed.fsdp import fully_shard
+
+def train(model, batches):
+    fully_shard(model)
+    with model.no_sync():
+        model(batches[0]).backward()
+        with model.no_sync():
+            model(batches[1]).backward()
+        model(batches[2]).backward()
+"""
+
+
+def test_an_unsafe_fix_is_marked_and_applied_only_with_unsafe_fixes(tmp_path, monkeypatch):
+    """The inner `no_sync()` of two: rewritten, its `finally` would turn sync on inside the outer
+    block (FSDP1 restored the state it found, off), so its fix is unsafe."""
+    (tmp_path / "train.py").write_text(NESTED)
+    monkeypatch.chdir(tmp_path)
+    shown = run_cli(["--format", "concise", "--select", "FSD203", "--no-cache", "."])
+    assert shown.out.splitlines() == [
+        "train.py:5:10: FSD203 [*] `.no_sync()` is FSDP1 API, but `model` is sharded with FSDP2's fully_shard",
+        "train.py:7:14: FSD203 [-] `.no_sync()` is FSDP1 API, but `model` is sharded with FSDP2's fully_shard",
+        "Found 2 findings (2 FSD203).",
+        "[*] 1 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
+    ]
+    opted_in = run_cli(["--format", "concise", "--select", "FSD203", "--no-cache", "--unsafe-fixes", "."])
+    assert opted_in.out.count("FSD203 [*]") == 2 and "[*] 2 fixable" in opted_in.out
+
+    safe = run_cli(["--fix", "--select", "FSD203", "--no-cache", "."])
+    assert "Fixed 1 finding (1 FSD203) (1 hidden fix can be enabled with the `--unsafe-fixes` option)." in safe.err
+    after_safe = (tmp_path / "train.py").read_text()
+    assert after_safe.count("no_sync()") == 1 and after_safe.count("finally:") == 1
+    outcome, backwards, sync = _run(after_safe)  # the inner block still FSDP1's no_sync()
+    assert backwards == [(0, False), (1, False), (2, False)] and sync is True  # the safe fix kept it
+
+    unsafe = run_cli(["--fix", "--unsafe-fixes", "--select", "FSD203", "--no-cache", "."])
+    assert unsafe.code == 0 and "Fixed 1 finding (1 FSD203)." in unsafe.err
+    assert "no_sync" not in (tmp_path / "train.py").read_text()
+    assert _run((tmp_path / "train.py").read_text())[1] == [(0, False), (1, False), (2, True)]  # why it is unsafe
+
+
+def test_diff_leaves_out_unsafe_fixes_unless_asked(tmp_path, monkeypatch):
+    (tmp_path / "train.py").write_text(NESTED)
+    monkeypatch.chdir(tmp_path)
+    run = run_cli(["--diff", "--select", "FSD203", "--no-cache", "."])
+    assert run.out.count("+    try:") == 1 and "+        try:" not in run.out
+    assert "Would fix 1 finding (1 FSD203) (1 hidden fix can be enabled with the `--unsafe-fixes` option)." in run.err
+    both = run_cli(["--diff", "--unsafe-fixes", "--select", "FSD203", "--no-cache", "."])
+    assert "+        try:" in both.out and "Would fix 2 findings (2 FSD203)." in both.err
+    assert (tmp_path / "train.py").read_text() == NESTED
+
+
+def test_a_fix_is_applied_whole_or_not_at_all():
+    """A fix of several edits, one of which overlaps an earlier fix, is left out entirely."""
+    text = "a = 1\nb = 2\nc = 3\n"
+    first = Fix.safe(Edit(1, 1, 1, 2, "x"))
+    clashing = Fix.safe(Edit(1, 1, 1, 2, "y"), Edit(3, 1, 3, 2, "z"))
+    apart = Fix.unsafe(Edit(2, 1, 2, 1, "# "), Edit(3, 6, 3, 6, "  # three"))
+    fixed, applied = fixes.apply_fixes(text, [first, clashing, apart])
+    assert applied == [first, apart]
+    assert fixed == "x = 1\n# b = 2\nc = 3  # three\n"
+
+
+def test_json_and_sarif_carry_the_applicability(tmp_path, monkeypatch):
+    import json
+
+    (tmp_path / "train.py").write_text(NESTED)
+    monkeypatch.chdir(tmp_path)
+    records = json.loads(run_cli(["--format", "json", "--no-cache", "--select", "FSD203", "."]).out)
+    assert [r["fix"]["applicability"] for r in records] == ["safe", "unsafe"]
+    assert [len(r["fix"]["edits"]) for r in records] == [2, 2]
+    sarif = json.loads(run_cli(["--format", "sarif", "--no-cache", "--select", "FSD203", "."]).out)
+    fixes_ = [result["fixes"][0] for result in sarif["runs"][0]["results"]]
+    assert [f["properties"]["applicability"] for f in fixes_] == ["safe", "unsafe"]
+    assert [len(f["artifactChanges"][0]["replacements"]) for f in fixes_] == [2, 2]

@@ -94,7 +94,7 @@ def test_the_wheel_lints_in_a_fresh_environment_without_torch(dist, tmp_path):
     run = subprocess.run([str(venv / "bin" / "fsdp-lint"), "--format", "concise", "train.py"], cwd=tmp_path / "project",
                          env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "train.py:9:7: FSD201" in run.stdout and run.stdout.rstrip().endswith("Found 4 findings (2 FSD201, 1 FSD202, 1 FSD301).")
+    assert "train.py:9:7: FSD201" in run.stdout and run.stdout.rstrip().endswith("Found 4 findings (2 FSD201, 1 FSD202, 1 FSD301).\n[*] 2 fixable with the `--fix` option.")
     page = subprocess.run([str(venv / "bin" / "fsdp-lint"), "rule", "FSD108"], env=env, capture_output=True, text=True, timeout=300)
     assert page.returncode == 0 and page.stdout.startswith("# rank-divergent-sharding (FSD108)")  # a runtime-only page, read without torch
 

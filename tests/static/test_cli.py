@@ -43,7 +43,7 @@ def test_text_output_has_source_caret_help_and_summary(tmp_path):
     assert "6 | out = model.forward(x)" in out
     assert "  |       ^^^^^^^^^^^^^^^^" in out
     assert "help: call the module itself: `model(...)`" in out
-    assert out.rstrip().endswith("Found 2 findings (1 FSD201, 1 FSD301).")
+    assert out.rstrip().endswith("Found 2 findings (1 FSD201, 1 FSD301).\n[*] 1 fixable with the `--fix` option.")
     assert "\x1b[" not in out  # not a terminal, no colour
 
 
@@ -67,7 +67,8 @@ def test_json_output_fields(tmp_path):
             "message": "`model.forward(...)` bypasses FSDP's forward hooks on a sharded module",
             "severity": "error", "end_line": 6, "end_column": 23,
             "help": "call the module itself: `model(...)`",
-            "fix": {"line": 6, "column": 12, "end_line": 6, "end_column": 20, "text": ""},
+            "fix": {"edits": [{"line": 6, "column": 12, "end_line": 6, "end_column": 20, "text": ""}], "applicability": "safe"},
+            "related": [],
         }
     ]
 
@@ -206,7 +207,8 @@ def test_stdin_is_linted_as_the_named_file_of_its_project(tmp_path):
     run = _subprocess(["--format", "concise", "-", "--stdin-filename", "src/train.py"], tmp_path, stdin=USES_HELPER)
     assert run.returncode == 1, run.stderr
     lines = run.stdout.splitlines()
-    assert len(lines) == 2 and lines[0].startswith("src/train.py:4:7: FSD201 ") and lines[1] == "Found 1 finding (1 FSD201)."
+    assert len(lines) == 3 and lines[0].startswith("src/train.py:4:7: FSD201 [*] ") and lines[1] == "Found 1 finding (1 FSD201)."
+    assert lines[2] == "[*] 1 fixable with the `--fix` option."
     ignored = _subprocess(["--format", "concise", "--stdin-filename", "tests/test_train.py"], tmp_path, stdin=USES_HELPER.replace("from helpers", "from src.helpers"))
     assert ignored.returncode == 0, ignored.stdout + ignored.stderr
     from_elsewhere = _subprocess(["--format", "concise", "-", "--stdin-filename", str(tmp_path / "src" / "train.py")], tmp_path.parent, stdin=USES_HELPER)

@@ -19,7 +19,7 @@ from fsdp_lint import __version__
 from fsdp_lint.catalogue import Entry, catalogue
 from fsdp_lint.frontends.docs import why
 from fsdp_lint.frontends.output.paths import portable
-from fsdp_lint.violation import Edit, Violation
+from fsdp_lint.violation import Fix, Violation
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/fsdp-lint/fsdp-lint"
@@ -55,7 +55,7 @@ def _region(line: int, column: int, end_line: Optional[int], end_column: Optiona
     return region
 
 
-def _fix(v: Violation, edit: Edit) -> Dict[str, Any]:
+def _fix(v: Violation, fix: Fix) -> Dict[str, Any]:
     return {
         "description": {"text": v.help or f"fix {v.code}"},
         "artifactChanges": [
@@ -66,9 +66,11 @@ def _fix(v: Violation, edit: Edit) -> Dict[str, Any]:
                         "deletedRegion": _region(edit.line, edit.column, edit.end_line, edit.end_column),
                         "insertedContent": {"text": edit.text},
                     }
+                    for edit in fix.edits
                 ],
             }
         ],
+        "properties": {"applicability": fix.applicability},  # ruff's: safe, or unsafe (`--unsafe-fixes`)
     }
 
 

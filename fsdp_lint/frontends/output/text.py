@@ -5,6 +5,11 @@ match), then the offending line with a caret under the span and a `help:` line. 
 the terminal, `NO_COLOR` and `FORCE_COLOR` (https://no-color.org, https://force-color.org), unless
 `--color always|never` decides.
 The `Found 3 findings (...)` summary is the command's to print (`--quiet` drops it).
+
+Fixable findings are marked as ruff marks them: `CODE [*] message` where this run's `--fix` would
+apply the fix (a safe fix; an unsafe one too with `--unsafe-fixes`), and the summary counts them
+and the unsafe fixes left out. Going one step further than ruff, `CODE [-] message` marks a
+finding whose fix is unsafe and left out.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import linecache
 import os
 from collections import Counter
-from typing import Any, Dict, List, Sequence, TextIO
+from typing import Any, Dict, List, Optional, Sequence, TextIO
 
 from fsdp_lint.violation import Violation
 
@@ -42,9 +47,10 @@ def use_colour(stream: TextIO, choice: str = "auto") -> bool:
     return bool(isatty and isatty())
 
 
-def _header(v: Violation, p: _Palette) -> str:
+def _header(v: Violation, p: _Palette, unsafe_fixes: bool) -> str:
     colour = p.warning if v.severity == "warning" else p.error
-    return f"{p.bold}{p.path}{v.path}{p.reset}:{v.line}:{v.column}: {p.bold}{colour}{v.code}{p.reset} {v.message}"
+    marker = "" if v.fix is None else "[*] " if v.fix.applies(unsafe_fixes) else "[-] "
+    return f"{p.bold}{p.path}{v.path}{p.reset}:{v.line}:{v.column}: {p.bold}{colour}{v.code}{p.reset} {marker}{v.message}"
 
 
 def _source_lines(v: Violation, p: _Palette) -> str:
@@ -72,40 +78,59 @@ def counted(violations: Sequence[Violation]) -> str:
     return f"{len(violations)} {noun} ({detail})" if violations else "0 findings"
 
 
-def summary(violations: Sequence[Violation]) -> str:
-    return f"Found {counted(violations)}." if violations else "All checks passed."
+def summary(violations: Sequence[Violation], unsafe_fixes: Optional[bool] = False) -> str:
+    """`Found 3 findings (...)`, then, as ruff, what `--fix` can do about them:
+    `[*] 2 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option).`
+    `unsafe_fixes` None leaves the fixes out (`--statistics` marks them in its table)."""
+    if not violations or unsafe_fixes is None:
+        return f"Found {counted(violations)}." if violations else "All checks passed."
+    fixable = sum(1 for v in violations if v.fix is not None and v.fix.applies(unsafe_fixes))
+    hidden = hidden_fixes(violations, unsafe_fixes)
+    if fixable:
+        option = "`--fix --unsafe-fixes`" if unsafe_fixes else "`--fix`"
+        return f"Found {counted(violations)}.\n[*] {fixable} fixable with the {option} option{hidden}."
+    return f"Found {counted(violations)}." + (f"\nNo fixes available{hidden}." if hidden else "")
 
 
-def render(violations: Sequence[Violation], stream: TextIO, colour: str = "auto") -> None:
+def hidden_fixes(violations: Sequence[Violation], unsafe_fixes: bool) -> str:
+    """` (2 hidden fixes can be enabled with the `--unsafe-fixes` option)`, or nothing."""
+    hidden = sum(1 for v in violations if v.fix is not None and not v.fix.applies(unsafe_fixes))
+    if not hidden:
+        return ""
+    return f" ({hidden} hidden fix{'es' if hidden > 1 else ''} can be enabled with the `--unsafe-fixes` option)"
+
+
+def render(violations: Sequence[Violation], stream: TextIO, colour: str = "auto", unsafe_fixes: bool = False) -> None:
     p = _Palette(use_colour(stream, colour))
     for v in violations:
-        stream.write(_header(v, p) + "\n")
+        stream.write(_header(v, p, unsafe_fixes) + "\n")
         stream.write(_source_lines(v, p))
         if v.help:
             stream.write(f"  {p.help}help:{p.reset} {v.help}\n")
         stream.write("\n")
 
 
-def render_concise(violations: Sequence[Violation], stream: TextIO, colour: str = "auto") -> None:
+def render_concise(violations: Sequence[Violation], stream: TextIO, colour: str = "auto", unsafe_fixes: bool = False) -> None:
     p = _Palette(use_colour(stream, colour))
     for v in violations:
-        stream.write(_header(v, p) + "\n")
+        stream.write(_header(v, p, unsafe_fixes) + "\n")
 
 
-def statistics(violations: Sequence[Violation]) -> List[Dict[str, Any]]:
-    """`--statistics`: a record per code, most frequent first (`--format json` prints these)."""
+def statistics(violations: Sequence[Violation], unsafe_fixes: bool = False) -> List[Dict[str, Any]]:
+    """`--statistics`: a record per code, most frequent first (`--format json` prints these);
+    `fixable` where this run's `--fix` would apply a fix for the code (ruff's meaning)."""
     counts = Counter(v.code for v in violations)
     names = {v.code: v.name for v in violations}
-    fixable = {v.code for v in violations if v.fix is not None}
+    fixable = {v.code for v in violations if v.fix is not None and v.fix.applies(unsafe_fixes)}
     return [
         {"code": code, "name": names[code], "count": n, "fixable": code in fixable}
         for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     ]
 
 
-def render_statistics(violations: Sequence[Violation], stream: TextIO) -> None:
+def render_statistics(violations: Sequence[Violation], stream: TextIO, unsafe_fixes: bool = False) -> None:
     """`--statistics`: one line per code, most frequent first; `[*]` marks codes `--fix` can fix."""
-    records = statistics(violations)
+    records = statistics(violations, unsafe_fixes)
     width = len(str(max((r["count"] for r in records), default=0)))
     for r in records:
         marker = "[*]" if r["fixable"] else "   "
