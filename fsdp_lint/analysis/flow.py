@@ -557,7 +557,8 @@ class Flow:
                 self._join([start, self._snapshot()])
             else:
                 element = _element_of(iterated)
-                self._loop(node, lambda: self._bind(node.target, element), objects_in(element))
+                at_least_once = known_apis.never_empty(node.iter)
+                self._loop(node, lambda: self._bind(node.target, element), objects_in(element), at_least_once)
             self._block(node.orelse)
         elif isinstance(node, nodes.While):
             self._eval(node.test)
@@ -599,7 +600,9 @@ class Flow:
                 if isinstance(child, nodes.NodeNG) and not child.is_statement:
                     self._eval(child)
 
-    def _loop(self, loop: Union[nodes.For, nodes.AsyncFor, nodes.While], bind_target, elements: Tuple[Obj, ...]) -> None:
+    def _loop(
+        self, loop: Union[nodes.For, nodes.AsyncFor, nodes.While], bind_target, elements: Tuple[Obj, ...], at_least_once: bool = False,
+    ) -> None:
         """Run a loop body until its bindings stop changing (at most twice), joining each pass
         with the state before it (the body may run zero times).
 
@@ -619,10 +622,10 @@ class Flow:
                 for event in self.events[first_event:]:
                     if any(self.contains(element, event.target) for element in elements):
                         event.path = event.path | {(iteration, True)}
-            self._join([entry, self._snapshot()])
+            self._join([self._snapshot()] if index == 0 and at_least_once else [entry, self._snapshot()])
             if self.env == entry.env and self.attr_env == entry.attr_env:
                 break
-        self._join([before, self._snapshot()])
+        self._join([self._snapshot()] if at_least_once else [before, self._snapshot()])
 
     # ---- expressions -----------------------------------------------------------------------------
 
@@ -1171,6 +1174,8 @@ def _param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
 
 def _builtin_call(name: str, args: List[Value]) -> Value:
     first = args[0] if args else UNKNOWN
+    if name == "getattr" and isinstance(first, Obj):
+        return first.child("*")  # an attribute named at run time: some submodule
     if name in ("list", "tuple", "filter", "sorted", "reversed", "iter", "set"):
         if name == "filter" and len(args) > 1:
             first = args[1]

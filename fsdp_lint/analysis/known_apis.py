@@ -130,6 +130,15 @@ def full_state_dict_of(options: object, given: bool, star_keywords: bool) -> Opt
     return options.full_state_dict if isinstance(options, Options) else None
 
 
+# Methods whose result always has an item: a loop over it runs its body at least once.
+_NEVER_EMPTY_METHODS = frozenset({"split", "rsplit", "partition", "rpartition"})
+
+
+def never_empty(iterated: nodes.NodeNG) -> bool:
+    """Whether a `for` loop over this expression runs at least once (`path.split(".")`)."""
+    return isinstance(iterated, nodes.Call) and isinstance(iterated.func, nodes.Attribute) and iterated.func.attrname in _NEVER_EMPTY_METHODS
+
+
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # What only an optimizer answers: an object built by unknown code over parameters and used so is one.
 OPTIMIZER_USES = frozenset({"step", "zero_grad", "state_dict", "load_state_dict", "add_param_group"})

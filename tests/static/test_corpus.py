@@ -29,7 +29,6 @@ PENDING = {
     "paths__ddp_or_fsdp_cast": "branches run in sequence: apply_ddp's cast on the DDP arm reads as after apply_fsdp",
     "paths__world_mesh_twice_clean": "`self.world_mesh is None` tested in __init__ and in save() is not the same arm",
     "paths__fsdp_version_twice": "any test that names fsdp_version silences FSD203, also `if cfg.fsdp_version:` that FSDP2 takes",
-    "paths__fsdp1_or_fsdp2": "a callee reached by a model that is FSDP1 on one path and FSDP2 on the other is not checked",
     "paths__loop_second_iteration": "loops run once: the cast follows the sharding only from the second iteration",
     # calls
     "calls__default_flag_forward_clean": "an explicit shard=False still takes the callee's sharding arm",
