@@ -35,6 +35,7 @@ from fsdp_lint.analysis.values import (
     UNKNOWN,
     BoundMethod,
     ClassRef,
+    Constant,
     Container,
     Deferred,
     Either,
@@ -512,7 +513,7 @@ class Flow:
         for statement in statements:
             self._statement(statement)
             if isinstance(statement, nodes.If) and _leaves(statement.body) and not statement.orelse:
-                if _returns(statement.body):
+                if _returns(statement.body) and not isinstance(self.value(statement.test), Constant):
                     # `if test: return` - the rest of the block runs only where `test` is false.
                     self.conditions.append((statement.test, False))
                     guards += 1
@@ -538,7 +539,11 @@ class Flow:
             self._store(returned)
             self.returns.append(returned)
         elif isinstance(node, nodes.If):
-            self._eval(node.test)
+            tested = self._eval(node.test)
+            if isinstance(tested, Constant):
+                # a flag this context fixes (`if rank0:` with `rank0=True` passed): one arm runs
+                self._block(node.body if tested.value else node.orelse)
+                return
             start = self._snapshot()
             self.conditions.append((node.test, True))
             then = self._arm(node.body, start, self._literal(node.test, True))
@@ -641,8 +646,8 @@ class Flow:
             return self._name(node)
         if isinstance(node, nodes.Attribute):
             return self._attribute(node)
-        if isinstance(node, nodes.Const):  # the commonest leaf: no children, nothing to track
-            return UNKNOWN
+        if isinstance(node, nodes.Const):  # the commonest leaf: no children; flags are kept
+            return Constant(node.value) if node.value is None or isinstance(node.value, bool) else UNKNOWN
         if isinstance(node, nodes.Subscript):
             base = self._eval(node.value)
             self._eval(node.slice)
@@ -952,7 +957,7 @@ class Flow:
             if name in names:
                 bound[name] = value
         for name, default in _defaults(arguments):
-            if name not in bound and isinstance(default, (nodes.Name, nodes.Attribute)):
+            if name not in bound and isinstance(default, (nodes.Name, nodes.Attribute, nodes.Const)):
                 value = self._eval(default)
                 if not isinstance(value, Unknown):
                     bound[name] = value

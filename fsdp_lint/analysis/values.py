@@ -138,6 +138,14 @@ class Options:
 
 
 @dataclass(frozen=True)
+class Constant:
+    """`True`, `False` or `None` written in the code: the same on every rank, so a branch on a
+    flag a caller passes as a constant takes one arm in that context."""
+
+    value: object
+
+
+@dataclass(frozen=True)
 class Either:
     """One of several values, where branches that bound different ones meet."""
 
@@ -160,7 +168,7 @@ class Unknown:
 UNKNOWN = Unknown()
 Value = Union[
     Obj, Fresh, Params, Optimizer, StateDict, Container, Iterable, BoundMethod, ShardFunction, ClassRef, Partial,
-    Options, Either, Unknown,
+    Options, Constant, Either, Unknown,
 ]
 
 

@@ -31,7 +31,6 @@ PENDING = {
     "paths__fsdp_version_twice": "any test that names fsdp_version silences FSD203, also `if cfg.fsdp_version:` that FSDP2 takes",
     "paths__loop_second_iteration": "loops run once: the cast follows the sharding only from the second iteration",
     # calls
-    "calls__default_flag_forward_clean": "an explicit shard=False still takes the callee's sharding arm",
     "calls__self_model_fsdp1_api": "self.model passed to a helper in another module: its FSDP1 call is not checked there",
     "calls__partial_step": "functools.partial(train_step, model, ...) does not carry the bound model into train_step",
     # objects
