@@ -19,6 +19,7 @@ import torch.distributed.checkpoint as dcp
 import torch.nn as nn
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, set_model_state_dict
 from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.tensor import distribute_tensor
 from torch.distributed.fsdp import (
     CPUOffload,
     FullyShardedDataParallel,
@@ -472,9 +473,11 @@ def clean_meta_init(rank: int, tmp: str) -> List[float]:
         fully_shard(block)
     fully_shard(model)
     model.to_empty(device="cpu")
-    for module in model.modules():
-        if isinstance(module, nn.Linear):
-            module.reset_parameters()
+    model.inp.reset_parameters()
+    model.out.reset_parameters()
+    for block in model.layers:  # through checkpoint_wrapper's and torch.compile's attribute forwarding
+        block.fc1.reset_parameters()
+        block.fc2.reset_parameters()
     return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=1)
 
 
@@ -563,6 +566,50 @@ def clean_collectives_on_every_rank(rank: int, tmp: str) -> List[float]:
         torch.save(full, os.path.join(tmp, "full_every_rank.pt"))
     dcp.save({"model": get_model_state_dict(model)}, checkpoint_id=os.path.join(tmp, "every_rank"))
     return losses
+
+
+def fqn(key: str) -> str:
+    """A state-dict key without the wrappers' prefixes, as get_model_state_dict names it."""
+    return key.replace("_checkpoint_wrapped_module.", "").replace("_orig_mod.", "")
+
+
+def meta_model(**shard_kwargs: Any) -> Model:
+    with torch.device("meta"):
+        model = Model()
+    for block in model.layers:
+        fully_shard(block, **shard_kwargs)
+    fully_shard(model, **shard_kwargs)
+    return model
+
+
+def clean_resume_with_assign(rank: int, tmp: str) -> List[float]:
+    """The FSDP2 tutorial's resume: DTensors made from a full state dict, loaded with assign=True."""
+    full = get_model_state_dict(build(shard=False))
+    model = meta_model()
+    sharded = {name: nn.Parameter(distribute_tensor(full[fqn(name)], meta.device_mesh, meta.placements))
+               for name, meta in model.state_dict().items()}
+    model.load_state_dict(sharded, strict=False, assign=True)
+    return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=2)
+
+
+def clean_resume_with_broadcast(rank: int, tmp: str) -> List[float]:
+    """set_model_state_dict(broadcast_from_rank0=True) into a meta-device model assigns DTensors."""
+    full = get_model_state_dict(build(shard=False)) if rank == 0 else {}
+    model = meta_model()
+    set_model_state_dict(model, full, options=StateDictOptions(full_state_dict=True, broadcast_from_rank0=True))
+    return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=2)
+
+
+def clean_per_rank_checkpoint(rank: int, tmp: str) -> List[float]:
+    """Every rank saves its own shards to a file named after it, and loads it back (accelerate, use_dcp=False)."""
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = train(model, optimizer, rank, steps=1)
+    path = os.path.join(tmp, f"per_rank_{rank}.pt")
+    torch.save(model.state_dict(), path)
+    restored = build(seed=1)
+    restored.load_state_dict(torch.load(path, weights_only=False))
+    return losses + train(restored, torch.optim.SGD(restored.parameters(), lr=0.1), rank, steps=1)
 
 
 def clean_threads(rank: int, tmp: str) -> List[float]:

@@ -54,7 +54,8 @@ RAISE_ONLY = {"fsd108_different_units": "FSD108", "fsd108_different_mesh": "FSD1
 CLEAN = ["clean_training", "clean_mixed_precision", "clean_checkpointing", "clean_meta_init", "clean_compile",
          "clean_threads", "clean_compile_root", "clean_tied", "clean_parameterless_root",
          "clean_full_state_dict_load", "clean_sharding_order", "clean_head_outside_forward",
-         "clean_collectives_on_every_rank"]
+         "clean_collectives_on_every_rank", "clean_resume_with_assign", "clean_resume_with_broadcast",
+         "clean_per_rank_checkpoint"]
 # Scenarios about compiling or about a model without blocks: the block variants do not apply.
 PLAIN_ONLY = {"clean_compile", "clean_compile_root", "fsd102_child_after_parent", "fsd101_root_only"}
 WRAPPED = [variant for variant in scenarios.VARIANTS if variant != "plain"]
