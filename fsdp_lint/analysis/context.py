@@ -97,13 +97,14 @@ class Summary:
     returns: Value = UNKNOWN
     attr_writes: List[Tuple[Obj, Value]] = field(default_factory=list)
     meta_roots: Set[Root] = field(default_factory=set)
+    optimizers: List[Optimizer] = field(default_factory=list)  # built by the call, kept or returned
 
     def signature(self) -> tuple:
         """What callers see of it, comparable across iterations of a recursive fixpoint."""
         return (
             tuple((e.target, e.guarded) for e in self.events), tuple(e.target for e in self.replacements),
             frozenset(self.escaped), _shape(self.returns), tuple((o, _shape(v)) for o, v in self.attr_writes),
-            frozenset(self.meta_roots),
+            frozenset(self.meta_roots), tuple(_shape(o) for o in self.optimizers),
         )
 
 

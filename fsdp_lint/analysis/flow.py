@@ -175,7 +175,10 @@ class Flow:
     # ---- entry points -------------------------------------------------------------------------
 
     def run(self) -> "Flow":
-        self._block(self.scope.body)
+        if isinstance(self.scope, nodes.ClassDef):
+            self._drive_lifecycle(self.scope)
+        else:
+            self._block(self.scope.body)
         if self.listener is not None:
             self.listener.on_function_end(self)
         return self
@@ -190,7 +193,7 @@ class Flow:
         meta = {root for root in self.meta_roots if root[0] == self.key and root not in self.param_roots.values()}
         return Summary(
             self.key, self.param_names, self.param_roots, self.self_root, own_events, list(self.replacements),
-            set(self.escaped), returned, writes, meta,
+            set(self.escaped), returned, writes, meta, [built.optimizer for built in self.optimizers],
         )
 
     # ---- queries for rules ------------------------------------------------------------------------
@@ -1038,6 +1041,13 @@ class Flow:
             return f"{self.scope.name}()"
         return f"`{self.scope.name}`'s methods" if isinstance(self.scope, nodes.ClassDef) else "module level"
 
+    def _drive_lifecycle(self, cls: nodes.ClassDef) -> None:
+        """A class whose framework documents the order of its hooks is walked as that framework
+        drives one object of it: `__init__`, then each hook in order."""
+        receiver = Obj((scope_key(cls), "self", 0), cls=self.project.class_qname(cls))
+        for method in self.project.lifecycle(cls):
+            self.drive(method, receiver)
+
     def drive(self, method: nodes.FunctionDef, receiver: Obj) -> None:
         """Apply `receiver.method()` as a framework calls it (no arguments known)."""
         self._apply_summary(method, method, receiver, [], {})
@@ -1094,9 +1104,12 @@ class Flow:
         for obj in objects_in(result):
             if obj.cls and not obj.attrs:
                 self.classes.setdefault(obj.root, obj.cls)
-        for optimizer in _optimizers_in(result):
-            if optimizer.node is not node and not any(o.optimizer.node is optimizer.node for o in self.optimizers):
-                self.optimizers.append(OptimizerBuilt(seq, Optimizer(optimizer.over, node, optimizer.cls_name), self.path))
+        for optimizer in summary.optimizers:
+            # built by the call (kept on an object or returned): here, the call is where it was built
+            mapped = mapper.value(optimizer, node)
+            if isinstance(mapped, Optimizer):
+                where = node if isinstance(node, nodes.Call) else optimizer.node  # a hook has no call site
+                self.optimizers.append(OptimizerBuilt(seq, Optimizer(tuple(self.canonical(o) for o in mapped.over), where, optimizer.cls_name), self.path))
         return result if not isinstance(result, Unknown) else Fresh(None)
 
 
@@ -1117,12 +1130,6 @@ _ABSENT = object()
 
 
 
-
-
-def _optimizers_in(value: Value) -> Tuple[Optimizer, ...]:
-    from fsdp_lint.analysis.values import contained
-
-    return contained(value, Optimizer)
 
 
 _BUILTINS = frozenset(dir(builtins))

@@ -7,7 +7,7 @@ methods is unknown, and the analysis assumes only that `__init__` ran first.
 
 from __future__ import annotations
 
-from typing import Iterable, List
+from typing import Iterable, List, Optional
 
 # Lightning: `configure_model` (sharding) runs before `configure_optimizers`, which runs before
 # the first `training_step` (https://lightning.ai/docs/pytorch/stable/common/lightning_module.html#hooks).
@@ -22,11 +22,12 @@ _LIGHTNING_BASES = frozenset({
 })
 
 
-def lifecycle_before(bases: Iterable[str], method: str) -> List[str]:
-    """The hooks a framework calls before `method` on an object whose framework bases (qualified
-    names) are `bases`; empty when the order is not documented or `method` is not a hook."""
-    if not _LIGHTNING_BASES & set(bases) or method not in _LIGHTNING:
+def lifecycle_before(bases: Iterable[str], method: Optional[str]) -> List[str]:
+    """The hooks a framework calls before `method` (None: all of them, in order) on an object
+    whose framework bases (qualified names) are `bases`; empty when the order is not
+    documented or `method` is not a hook."""
+    if not _LIGHTNING_BASES & set(bases) or (method is not None and method not in _LIGHTNING):
         return []
-    earlier = list(_LIGHTNING[: _LIGHTNING.index(method)])
+    earlier = list(_LIGHTNING[: _LIGHTNING.index(method)] if method is not None else _LIGHTNING)
     # the step hooks do not run one before another
     return [name for name in earlier if not name.endswith("_step")]

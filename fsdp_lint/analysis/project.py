@@ -183,6 +183,14 @@ class Project:
         self._entry_contexts[key] = found
         return found
 
+    def lifecycle(self, cls: nodes.ClassDef) -> List[nodes.FunctionDef]:
+        """`__init__` and the hooks a framework calls on an object of `cls`, in its documented
+        order (empty for a class whose framework documents none)."""
+        receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
+        hooks = lifecycle_before(self._framework_bases(cls), None)
+        found = [self.resolve_method(receiver, None, name) for name in (["__init__"] + hooks if hooks else [])]
+        return [method for method in found if isinstance(method, nodes.FunctionDef)]
+
     def _driven(self, cls: nodes.ClassDef, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
         """The context of `func` on an object of `cls` that the methods known to run before it
         prepared: a walk of nothing, on the class, that applies them in order."""

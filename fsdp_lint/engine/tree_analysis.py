@@ -346,6 +346,11 @@ class _RuleRunner(CallListener):
                 self._walk(scope, None, {}, ())
             while self.pending:
                 self._walk(*self.pending.pop(0))
+        for cls in file.tree.nodes_of_class(nodes.ClassDef):
+            if self.project.lifecycle(cls):  # driven by a framework in a documented order
+                self._walk(cls, None, {}, ())
+                while self.pending:
+                    self._walk(*self.pending.pop(0))
 
     def _walk(
         self, scope: nodes.NodeNG, context: Optional[Context], origins: Dict[str, Origin], chain: Tuple[nodes.NodeNG, ...],

@@ -34,9 +34,6 @@ PENDING = {
     "calls__self_model_fsdp1_api": "self.model passed to a helper in another module: its FSDP1 call is not checked there",
     "calls__partial_step": "functools.partial(train_step, model, ...) does not carry the bound model into train_step",
     # objects
-    "objects__trainer_wrong_order": "methods are not ordered by their driver: fit() builds the optimizer before setup_fsdp()",
-    "objects__no_driver": "prepare() calls create_optimizer() then shard() on self: not followed through self's methods",
-    "objects__lightning_optimizer": "Lightning's lifecycle: an optimizer built in __init__ comes before configure_model shards",
     # containers
     "containers__namedtuple": "NamedTuple fields returned by a helper: models.policy is not the sharded model",
     # entry points and the open world

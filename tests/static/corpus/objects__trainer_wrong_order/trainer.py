@@ -21,7 +21,7 @@ class Trainer:
         fully_shard(self.model, mesh=self.mesh, mp_policy=mp_policy)
 
     def build_optimizer(self):
-        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=self.cfg.lr, weight_decay=self.cfg.weight_decay)  # expect: FSD202
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=self.cfg.lr, weight_decay=self.cfg.weight_decay)
 
     def train_step(self, tokens, labels):
         logits = self.model(tokens)
@@ -32,7 +32,7 @@ class Trainer:
         return loss.detach()
 
     def fit(self, loader):
-        self.build_optimizer()
+        self.build_optimizer()  # expect: FSD202
         self.setup_fsdp()
         for step, (tokens, labels) in enumerate(loader):
             if step == self.cfg.max_steps:
