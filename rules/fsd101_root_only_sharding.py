@@ -164,8 +164,8 @@ class RootOnlySharding(Rule):
             return
         target = flow.value(node.args[0])
         if isinstance(target, Obj):
-            if target.root in flow.escaped or flow.has_sharded_descendant_here(target):
-                return
+            if flow.has_sharded_descendant_here(target) or any(flow.contains(target, Obj(root)) for root in flow.escaped):
+                return  # blocks sharded first, or handed to code that may have sharded them
         elif not isinstance(target, Fresh):
             return
         if flow.project.class_has_blocks(target.cls):

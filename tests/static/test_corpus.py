@@ -24,8 +24,6 @@ CORPUS = Path(__file__).parent / "corpus"
 # (strict xfail) until its entry is removed here.
 PENDING = {
     # paths
-    "paths__shard_plan_branch": "branches run in sequence: fully_shard(self.attn) on the else arm reads as after fully_shard(self)",
-    "paths__shard_plan_branch_clean": "branches run in sequence: the else arm's units read as sharded after fully_shard(self)",
     "paths__ddp_or_fsdp_cast": "branches run in sequence: apply_ddp's cast on the DDP arm reads as after apply_fsdp",
     "paths__world_mesh_twice_clean": "`self.world_mesh is None` tested in __init__ and in save() is not the same arm",
     "paths__fsdp_version_twice": "any test that names fsdp_version silences FSD203, also `if cfg.fsdp_version:` that FSDP2 takes",
