@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from fsdp_lint.analysis.project import Project
 
 AttrPath = Tuple[str, ...]
+ABOVE: AttrPath = ("..",)  # in `ObjectFacts.sharded`: a module that contains the object is sharded
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,8 @@ class Origin:
 @dataclass(frozen=True)
 class ObjectFacts:
     """What the caller knows of one object it passes: its class, which paths inside it are
-    sharded, whether it was built on the meta device, and the values of its attributes."""
+    sharded (`ABOVE` for a module above it), whether it was built on the meta device, and the
+    values of its attributes."""
 
     cls: Optional[str] = None
     sharded: FrozenSet[AttrPath] = frozenset()
@@ -77,6 +79,7 @@ class ShardEvent:
     guarded: bool = False  # made by a helper under a condition of its own (`if shard: fully_shard(m)`)
     path: Path = EMPTY
     origin: Optional[Origin] = None
+    above: bool = False  # inherited: a module above `target` was sharded (target is inside a unit)
 
     @property
     def inherited(self) -> bool:

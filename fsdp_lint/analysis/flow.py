@@ -27,7 +27,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis import known_apis, paths
 from fsdp_lint.analysis.context import (
-    UNKNOWN_CONTEXT, AttrPath, Context, ObjectFacts, Origin, RootMapper, ShardEvent, Summary, relative_value,
+    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, ObjectFacts, Origin, RootMapper, ShardEvent, Summary, relative_value,
 )
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
@@ -382,7 +382,8 @@ class Flow:
         origin = self.origins.get(name)
         for attrs in sorted(facts.sharded):
             node = origin.shard if origin is not None else self.scope
-            self.events.append(ShardEvent(Obj(root, attrs), node, -1, origin=origin or Origin(self.scope, "a caller")))
+            above = attrs == ABOVE
+            self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above))
         if facts.meta:
             self.meta_roots.add(root)
         if facts.cls:
@@ -999,7 +1000,7 @@ class Flow:
             if target.root == base.root and len(target.attrs) >= len(base.attrs) and path_covers(Obj(base.root, target.attrs[: len(base.attrs)]), base):
                 sharded.add(target.attrs[len(base.attrs):])
             elif path_covers(target, base):
-                sharded.add(())
+                sharded.add(() if len(target.attrs) == len(base.attrs) else ABOVE)
             else:
                 continue
             if origin is None:

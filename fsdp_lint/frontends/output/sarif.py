@@ -55,6 +55,10 @@ def _region(line: int, column: int, end_line: Optional[int], end_column: Optiona
     return region
 
 
+def _location(path: str, line: int, column: int, text: str) -> Dict[str, Any]:
+    return {"physicalLocation": {"artifactLocation": _artifact(path), "region": _region(line, column, None, None)}, "message": {"text": text}}
+
+
 def _fix(v: Violation, fix: Fix) -> Dict[str, Any]:
     return {
         "description": {"text": v.help or f"fix {v.code}"},
@@ -86,6 +90,12 @@ def _result(v: Violation, index: int) -> Dict[str, Any]:
     }
     if v.fix is not None:
         result["fixes"] = [_fix(v, v.fix)]
+    if v.related:
+        # How the object reached the finding: where it was sharded and each call that passed it on.
+        notes = [_location(note.path, note.line, note.column, note.message) for note in v.related]
+        result["relatedLocations"] = [dict(location, id=number) for number, location in enumerate(notes)]
+        final = _location(v.path, v.line, v.column, v.message)
+        result["codeFlows"] = [{"threadFlows": [{"locations": [{"location": location} for location in notes + [final]]}]}]
     return result
 
 

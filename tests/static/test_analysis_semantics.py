@@ -1,0 +1,187 @@
+"""The analysis' semantics, mechanism by mechanism (issue 12), each shown on a small program in the
+shape real training code has and on its clean look-alike: paths, calling contexts, recursion,
+loops over several modules, values bound on several branches, constant flags, the chain a
+cross-function finding carries, and findings that do not depend on the order code is written in.
+The larger programs are in tests/static/corpus/."""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import jsonschema
+
+from fsdp_lint.engine.lint import LintOptions, lint_sources
+from fsdp_lint.frontends.output import sarif
+
+SHARD = "from torch.distributed.fsdp import fully_shard\n"
+SCHEMA = json.loads((Path(__file__).parents[1] / "ecosystem" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+
+
+def _source(text: str) -> str:
+    """A file's text: `SHARD` (flush left) may stand before an indented literal."""
+    if text.startswith(SHARD):
+        return SHARD + textwrap.dedent(text[len(SHARD):])
+    return textwrap.dedent(text)
+
+
+def _lint(files: Dict[str, str]) -> List[Tuple[str, int, str]]:
+    result = lint_sources({path: _source(text) for path, text in files.items()}, LintOptions())
+    assert not result.internal_errors, result.internal_errors[0].trace
+    return sorted((v.path, v.line, v.code) for v in result.violations)
+
+
+def test_a_recursive_sharding_helper_reaches_a_fixpoint_bottom_up_is_clean():
+    recursive = SHARD + """
+    def shard_tree(module):
+        for child in module.children():
+            shard_tree(child)
+        fully_shard(module)
+    """
+    assert _lint({"shard.py": recursive, "train.py": "from shard import shard_tree\nshard_tree(Model())\n"}) == []
+    top_down = SHARD + """
+    def shard_tree(module):
+        fully_shard(module)
+        for child in module.children():
+            shard_tree(child)
+    """
+    # reported inside the recursive call, where a child of the sharded module is sharded
+    assert _lint({"shard.py": top_down}) == [("shard.py", 4, "FSD102")]
+
+
+def test_each_item_of_a_loop_is_its_own_module():
+    """`for m in model_parts: m.apply_fsdp()` shards each part once: the second pass over the
+    body does not see its own part as sharded by the first."""
+    files = {
+        "model.py": SHARD + """
+        class Part:
+            def apply_fsdp(self):
+                for block in self.blocks:
+                    fully_shard(block)
+                fully_shard(self.head)
+                fully_shard(self)
+        """,
+        "parallel.py": """
+        def parallelize(model_parts):
+            for part in model_parts:
+                part.apply_fsdp()
+        """,
+    }
+    assert _lint(files) == []
+
+
+def test_a_value_bound_on_several_branches_is_one_of_them_not_both():
+    """`parts = [model] if single else model`: a call on `parts`' item runs once for each
+    alternative, on paths of their own, never one after the other."""
+    files = {
+        "model.py": SHARD + """
+        class Net:
+            def apply_fsdp(self):
+                fully_shard(self.embed)
+                fully_shard(self)
+        """,
+        "parallel.py": """
+        def parallelize(model, single):
+            parts = [model] if single else model
+            for part in parts:
+                part.apply_fsdp()
+        """,
+    }
+    assert _lint(files) == []
+
+
+def test_a_flag_the_caller_passes_as_a_constant_takes_one_arm():
+    """`if rank0:` on a mode flag that every rank passes as True is no rank test."""
+    loader = """
+    import torch.distributed.checkpoint as dcp
+
+    def load(state, path, rank0=False):
+        if rank0:
+            dcp.load({"args": None}, checkpoint_id=path)
+            return
+        dcp.load(state, checkpoint_id=path)
+
+    def load_args(path):
+        load({}, path, rank0=True)
+
+    def resume(state, path):
+        load(state, path)
+    """
+    assert _lint({"ckpt.py": loader}) == []
+
+
+def test_a_finding_in_a_callee_says_how_the_model_got_there_in_text_and_sarif():
+    files = {
+        "train.py": SHARD + """
+        from step import train_step
+
+        def main():
+            model = Net()
+            fully_shard(model)
+            train_step(model, batch)
+        """,
+        "step.py": """
+        def train_step(model, batch):
+            return model.forward(batch).sum()
+        """,
+    }
+    result = lint_sources({path: _source(text) for path, text in files.items()}, LintOptions())
+    (finding,) = result.violations
+    assert (finding.path, finding.line, finding.code) == ("step.py", 3, "FSD201")
+    assert "`model` sharded in main() (train.py:7)" in finding.message
+    assert "passed to train_step() (train.py:8)" in finding.message
+    assert [(note.path, note.line) for note in finding.related] == [("train.py", 7), ("train.py", 8)]
+    document = sarif.document(result.violations)
+    jsonschema.Draft4Validator(SCHEMA).validate(document)
+    (rendered,) = document["runs"][0]["results"]
+    assert [r["physicalLocation"]["region"]["startLine"] for r in rendered["relatedLocations"]] == [7, 8]
+    steps = rendered["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [s["location"]["physicalLocation"]["artifactLocation"]["uri"] for s in steps] == ["train.py", "train.py", "step.py"]
+
+
+def test_a_helper_called_only_with_a_plain_model_is_clean():
+    files = {
+        "train.py": """
+        from step import train_step
+
+        def main():
+            train_step(Net(), batch)
+        """,
+        "step.py": """
+        def train_step(model, batch):
+            return model.forward(batch).sum()
+        """,
+    }
+    assert _lint(files) == []
+
+
+def test_an_entry_points_parameters_are_unknown_and_silent():
+    """No caller in the tree: whether `model` is sharded is unknown, so nothing is reported."""
+    assert _lint({"step.py": "def train_step(model, batch):\n    return model.forward(batch)\n"}) == []
+
+
+def test_findings_do_not_depend_on_the_order_functions_and_methods_are_written():
+    functions = [
+        "def shard(model):\n    for block in model.layers:\n        fully_shard(block)\n    fully_shard(model)\n",
+        "def build():\n    model = Transformer()\n    opt = torch.optim.AdamW(model.parameters())\n    shard(model)\n    return model, opt\n",
+        "def step(model, batch):\n    return model.forward(batch)\n",
+        "def main():\n    model, opt = build()\n    step(model, batch)\n    torch.save(model.state_dict(), 'x.pt')\n",
+        "class Trainer:\n    def fit(self):\n        self.setup()\n        self.model.forward(1)\n\n"
+        "    def setup(self):\n        self.model = Net()\n        fully_shard(self.model)\n",
+    ]
+    header = "import torch\n" + SHARD
+    seen = set()
+    rng = random.Random(12)
+    for _ in range(6):
+        order = functions[:]
+        rng.shuffle(order)
+        source = header + "\n\n".join(order)
+        found = lint_sources({"train.py": source}, LintOptions()).violations
+        # the same findings, each at wherever its line moved to
+        seen.add(tuple(sorted((v.code, source.splitlines()[v.line - 1].strip()) for v in found)))
+    assert len(seen) == 1
+    (findings,) = seen
+    assert {code for code, _ in findings} == {"FSD201", "FSD202", "FSD301"}
