@@ -14,8 +14,9 @@ class UnshardedRoot(Rule):
 
     ## What it does
     Reports a function that builds a model, shards some of its submodules (usually the
-    transformer blocks), never shards the model itself and keeps it to itself (does not return
-    it, store it, or hand it to code that may shard it), when the model's class gives it
+    transformer blocks) and never shards the model itself, when no other code can still shard
+    it (the function keeps it to itself, or its sharding plan is already final there: an
+    optimizer was built over it or it ran a forward), and when the model's class gives it
     parameters outside those submodules: an `nn.Embedding`, `nn.Linear` head, norm or
     `nn.Parameter` assigned in its `__init__`, or any Hugging Face pretrained model of which only
     blocks were sharded. A root that owns no parameters (a wrapper whose children are all sharded)

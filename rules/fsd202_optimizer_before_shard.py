@@ -20,8 +20,11 @@ class OptimizerBeforeShard(Rule):
 
     ## What it does
     Reports the construction of an optimizer over `m.parameters()` (or `named_parameters()`,
-    param-group lists, or a helper that returns such an optimizer) that comes before
-    `fully_shard` of `m` or of one of its submodules, or of a module that contains `m`.
+    param-group lists, a helper that builds such an optimizer, or unknown code given the
+    parameters whose result is then stepped) that comes, on one path, before `fully_shard` of
+    `m`, of one of its submodules or of a module that contains `m`, or before `m`'s parameters
+    are replaced: `m.load_state_dict(sd, assign=True)` or a new `nn.Parameter` assigned to `m`.
+    An optimizer built in a helper is reported at the call of that helper.
 
     ## Why is this bad?
     `fully_shard` replaces every parameter it manages with a new DTensor parameter. The optimizer

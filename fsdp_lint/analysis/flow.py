@@ -218,9 +218,6 @@ class Flow:
         far, before the next."""
         return Point(self._seq + 1, self.path)
 
-    def seq(self) -> int:
-        return self._seq + 1
-
     @staticmethod
     def happens_before(first: Point, second: Point) -> bool:
         """Whether one run of the function reaches `first` and then `second`."""
@@ -310,11 +307,6 @@ class Flow:
 
     def explicitly_unsharded(self, obj: Obj) -> bool:
         return any(path_covers(u, obj) or path_covers(obj, u) for u in self.unsharded)
-
-    def origin_of(self, obj: Obj) -> Optional[Origin]:
-        """How `obj`'s sharding reached this function (an inherited event), if it did."""
-        event = self.sharded_here(obj)
-        return event.origin if event is not None and event.inherited else None
 
     def canonical(self, obj: Obj) -> Obj:
         """`obj` by the object it denotes: `self.model` is the model stored there, if known."""

@@ -311,11 +311,6 @@ class Project:
     def events_of_scope(self, key: str) -> List[ShardEvent]:
         return self._scope_events.get(key, [])
 
-    def attr_value(self, root: Root, attrs: Tuple[str, ...]) -> Optional[Value]:
-        """The one value assigned to `root.attrs` anywhere in the tree, if there is exactly one."""
-        values = self._attr_values.get((root, attrs), [])
-        return values[0] if len(values) == 1 else None
-
     def equivalents(self, obj: Obj) -> Iterator[Obj]:
         """`obj` and every path it may also be reached by: the arguments bound to a parameter, the
         values assigned to an attribute of `self`, the object a module global was bound to."""
