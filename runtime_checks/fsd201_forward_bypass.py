@@ -144,13 +144,14 @@ class ForwardBypass(RuntimeCheck):
 
     def _outside(self, module: nn.Module, owner: nn.Module) -> Tuple[str, str]:
         path = naming.module_path(module)
+        expression = "model" + "".join(f"[{part}]" if part.isdigit() else f".{part}" for part in path.split("."))
         return (
             f"`{path}` ({naming.class_name(module)}) belongs to the unit {naming.describe(owner)} and was called "
             "outside that unit's forward, while the unit's parameters are sharded: it computes with DTensor "
             "shards, and torch fails with 'got mixed torch.Tensor and DTensor'.",
             "call it inside the forward of the unit that owns it (for the root's own modules, inside "
             "`model.forward`, or after it while the root keeps its parameters all-gathered), or make it a "
-            f"unit of its own: `fully_shard(model.{path})` before `fully_shard(model)`.",
+            f"unit of its own: `fully_shard({expression})` before `fully_shard(model)`.",
         )
 
     def on_root_init(self, root: nn.Module, states: Sequence[Any]) -> None:

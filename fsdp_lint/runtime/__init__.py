@@ -50,7 +50,6 @@ def enable(mode: Optional[str] = None, ignore: Iterable[str] = (), verbose: Opti
         raise ImportError(INSTALL_HINT) from None
     from fsdp_lint.runtime import runtime_guard as guard_module
     from fsdp_lint.runtime.config import check_codes, make_config
-    from fsdp_lint.runtime.dispatch import load_check_classes
 
     ignore = (ignore,) if isinstance(ignore, str) else tuple(ignore)
     with _lock:
@@ -59,7 +58,7 @@ def enable(mode: Optional[str] = None, ignore: Iterable[str] = (), verbose: Opti
                 return
             disable()
         config = make_config(mode, ignore, verbose)
-        check_codes(config.ignore, (cls.code for cls in load_check_classes()))
+        check_codes(config.ignore)
         active = guard_module.Guard(config)
         active.install()
         guard_module._active = active

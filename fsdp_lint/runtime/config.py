@@ -5,6 +5,7 @@ configure an unmodified script.
 """
 
 import os
+import pkgutil
 from dataclasses import dataclass
 from typing import Iterable, Optional, Tuple
 
@@ -34,9 +35,17 @@ def _split(text: str) -> Tuple[str, ...]:
     return tuple(part.strip().upper() for part in text.replace(";", ",").split(",") if part.strip())
 
 
-def check_codes(codes: Iterable[str], known: Iterable[str]) -> None:
+def runtime_codes() -> Tuple[str, ...]:
+    """The runtime checks' codes, from their file names (``fsd201_forward_bypass.py``): nothing is imported."""
+    import fsdp_lint.runtime_checks as package
+
+    return tuple(sorted(info.name[:6].upper() for info in pkgutil.iter_modules(package.__path__)
+                        if info.name.startswith("fsd")))
+
+
+def check_codes(codes: Iterable[str], known: Iterable[str] = ()) -> None:
     """Every ignored code must be a runtime check's code or a prefix of one (``FSD2``)."""
-    known = tuple(known)
+    known = tuple(known) or runtime_codes()
     for code in codes:
         if not any(k.startswith(code) for k in known):
             raise ValueError(f"unknown runtime check code {code!r} (the runtime checks are {', '.join(known)})")

@@ -1,5 +1,6 @@
 """The guard object: settings, reporter, checks, patches and watcher of one ``enable()``."""
 
+import atexit
 import os
 import socket
 import threading
@@ -14,6 +15,7 @@ from fsdp_lint.runtime import output, patches, torch_shims
 from fsdp_lint.runtime.config import Config
 from fsdp_lint.runtime.dispatch import PASS_THROUGH, Dispatcher, load_check_classes
 from fsdp_lint.runtime.rank_agreement import RankAgreement
+from fsdp_lint.runtime.watcher import POLL_S, Watcher
 from fsdp_lint.runtime.reporter import Finding, Reporter, current_rank
 
 
@@ -47,19 +49,25 @@ class Guard:
         except BaseException:
             self.patcher.undo()
             raise
+        atexit.register(self._stop_watcher)
         self.ensure_watcher()
 
     def uninstall(self) -> None:
+        atexit.unregister(self._stop_watcher)
+        self._stop_watcher()
+        self.patcher.undo()
+
+    def _stop_watcher(self) -> None:
+        """Also at exit: a watcher still inside a store call while the interpreter ends can abort it."""
         if self.watcher is not None:
             self.watcher.stop()
-        self.patcher.undo()
+            if self.watcher is not threading.current_thread():
+                self.watcher.join(timeout=2 * POLL_S + 1.0)
 
     def ensure_watcher(self) -> None:
         """Start the watcher once the process group exists (enable() may come before it)."""
         if self.watcher is not None or torch_shims.default_store() is None:
             return
-        from fsdp_lint.runtime.watcher import Watcher
-
         with self._watcher_lock:
             if self.watcher is None:
                 watcher = Watcher(self)

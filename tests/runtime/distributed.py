@@ -100,17 +100,24 @@ dist.destroy_process_group()
 """
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 def run_script_ranks(path: str, function: str, payload: str, timeout_s: float = 120.0) -> List[Dict[str, Any]]:
     """Like a user's script under plain ``init_process_group``: rank 0 hosts the TCPStore.
 
     Each rank is a fresh ``python`` process that dies of an uncaught exception the ordinary way
     (traceback, atexit handlers, exit status 1). Returns each rank's exit status and output.
     """
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return run_command_ranks([sys.executable, "-c", SCRIPT, path, function, payload], timeout_s=timeout_s)
+
+
+def run_command_ranks(command: List[str], timeout_s: float = 120.0, env: Dict[str, str] = None,
+                      cwd: str = ROOT) -> List[Dict[str, Any]]:
+    """``command`` once per rank, as torchrun would start it (RANK, WORLD_SIZE, MASTER_ADDR/PORT)."""
     env = {**os.environ, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port()), "WORLD_SIZE": str(WORLD),
-           "OMP_NUM_THREADS": "1", "FSDP_LINT_RUNTIME_TIMEOUT": "10", "PYTHONPATH": root}
-    procs = [subprocess.Popen([sys.executable, "-c", SCRIPT, path, function, payload], cwd=root,
-                              env={**env, "RANK": str(rank), "LOCAL_RANK": str(rank)},
+           "OMP_NUM_THREADS": "1", "FSDP_LINT_RUNTIME_TIMEOUT": "10", "PYTHONPATH": ROOT, **(env or {})}
+    procs = [subprocess.Popen(command, cwd=cwd, env={**env, "RANK": str(rank), "LOCAL_RANK": str(rank)},
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
              for rank in range(WORLD)]
     results = []

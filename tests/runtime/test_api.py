@@ -151,3 +151,25 @@ def test_two_ranks_of_one_host_on_one_gpu_stop_with_the_same_error():
     with pytest.raises(FSDPContractError, match=expected):
         check.on_ranks_agreed(records)
     check.on_ranks_agreed([{"rank": r, "host": "node1", "facts": {"device": f"cuda:{r}"}} for r in range(2)])
+
+
+def test_an_uncaught_finding_prints_a_few_lines_unless_verbose(capsys, monkeypatch):
+    monkeypatch.delenv("FSDP_LINT_RUNTIME_VERBOSE", raising=False)
+    error = FSDPContractError("FSD201 forward-bypass: [rank 0] detail. Fix: fix.\n  at train.py:3 in <module>: x", "FSD201")
+    original = sys.excepthook
+    with fsdp_lint.runtime.guard():
+        assert sys.excepthook is not original
+        try:
+            raise RuntimeError("wrapped") from error
+        except RuntimeError as exc:
+            sys.excepthook(type(exc), exc, exc.__traceback__)
+    assert sys.excepthook is original
+    printed = capsys.readouterr().err.splitlines()
+    assert printed == ["FSDPContractError: FSD201 forward-bypass: [rank 0] detail. Fix: fix.",
+                       "  at train.py:3 in <module>: x",
+                       "(full traceback: FSDP_LINT_RUNTIME_VERBOSE=1, or enable(verbose=True))"]
+    with fsdp_lint.runtime.guard(verbose=True):
+        assert sys.excepthook is original
+    monkeypatch.setenv("FSDP_LINT_RUNTIME_VERBOSE", "1")
+    with fsdp_lint.runtime.guard():
+        assert sys.excepthook is original

@@ -203,6 +203,8 @@ def test_messages_name_the_module_path(results):
     assert "`layers.1.fc1.weight`" in by_job["raise:fsd204_replaced"]["message"]
     assert "obj['model']['inp.weight']" in by_job["raise:fsd301_save"]["message"]
     assert "set_requires_gradient_sync" in by_job["warn:fsd203_no_sync"]["message"]
+    assert re.search(r"SGD \(built at \S*scenarios.py:\d+ in fsd202_before_shard: optimizer = torch.optim.SGD",
+                     by_job["raise:fsd202_before_shard"]["message"])
 
 
 def test_no_sync_stays_an_attribute_error_that_hasattr_hides(results):

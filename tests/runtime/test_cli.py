@@ -74,3 +74,46 @@ def test_torchrun_every_rank_stops_when_one_rank_violates(tmp_path):
     # when rank 0 failed (a race the agent decides); either way it did not hang in an all-gather.
     # The deterministic both-ranks-raise case is tested with the mp launcher.
     assert "[rank 1, found on rank 0]" in output or "SIGTERM" in output or "Sending process" in output, output
+
+
+def _cli(*args, env=None, code="import runpy; runpy.run_module('fsdp_lint.runtime', run_name='__main__')"):
+    return subprocess.run([sys.executable, "-c", f"import sys; sys.argv[1:] = {list(args)!r}; {code}"],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})})
+
+
+def test_help_explains_the_options():
+    done = _cli("--help")
+    assert done.returncode == 0
+    for option in ("--mode raise|warn", "--ignore CODES", "--verbose", "FSDP_LINT_RUNTIME_TIMEOUT", "torchrun"):
+        assert option in done.stdout, option
+
+
+@pytest.mark.parametrize("args, error", [
+    (["--mode", "loud", "train.py"], "error: mode must be one of raise, warn, got 'loud'"),
+    (["--ignore", "FSD999", "train.py"], "error: unknown runtime check code 'FSD999'"),
+    (["--colour", "train.py"], "error: unrecognized option '--colour'"),
+    (["missing.py"], "error: can't open file 'missing.py': no such file"),
+    ([], "error: no script given"),
+])
+def test_usage_errors_are_one_line_and_exit_2(tmp_path, args, error):
+    (tmp_path / "train.py").write_text("print('ran')\n")
+    done = subprocess.run([sys.executable, "-m", "fsdp_lint.runtime", *args], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "", done
+    lines = done.stderr.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("usage: python -m fsdp_lint.runtime"), done.stderr
+    assert lines[1].startswith("python -m fsdp_lint.runtime: ") and error in lines[1], done.stderr
+
+
+NO_TORCH = "import sys; sys.modules['torch'] = None; "
+
+
+def test_enable_without_torch_says_how_to_install_the_runtime_extra():
+    done = subprocess.run([sys.executable, "-c", NO_TORCH + "import fsdp_lint.runtime; fsdp_lint.runtime.enable()"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "ImportError: fsdp_lint.runtime needs PyTorch: install the runtime extra, `pip install 'fsdp-lint[runtime]'` "
+        "(torch, and numpy for torch.distributed.checkpoint)")
+    cli = _cli("train.py", code=NO_TORCH + "import runpy; runpy.run_module('fsdp_lint.runtime', run_name='__main__')")
+    assert cli.returncode == 2 and "pip install 'fsdp-lint[runtime]'" in cli.stderr.splitlines()[-1], cli.stderr
