@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, NamedTuple, Optional, Set, Tuple, Union
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple, Union
 
 from astroid import nodes
 
@@ -162,7 +162,8 @@ class Flow:
         self._meta_depth = 0
         self._generations: Dict[str, int] = {}
         self._versions: Dict[str, int] = {}
-        self._candidates: Dict[int, OptimizerBuilt] = {}  # unknown calls over parameters: optimizers once stepped
+        self._candidates: Dict[int, OptimizerBuilt] = {}
+        self._adopted: Dict[Tuple[Root, AttrPath], Value] = {}  # attributes as the context gave them  # unknown calls over parameters: optimizers once stepped
         self.self_root: Optional[Root] = None
         self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
@@ -187,6 +188,8 @@ class Flow:
         own_events = [e for e in self.events if not e.inherited]
         writes = []
         for (root, attrs), value in self.attr_env.items():
+            if self._adopted.get((root, attrs), _ABSENT) is value:
+                continue  # as the caller gave it: not a write
             if root == self.self_root or root in self.param_roots.values() or ":" not in root[0]:
                 writes.append((Obj(root, attrs), value))
         returned = either(self.returns) if self.returns else UNKNOWN
@@ -382,6 +385,7 @@ class Flow:
             self.classes[root] = facts.cls
         for attrs, value in facts.attrs:
             self.attr_env[(root, attrs)] = value
+            self._adopted[(root, attrs)] = value
         return Obj(root, cls=facts.cls)
 
     def _inherit_globals(self) -> None:
@@ -971,20 +975,56 @@ class Flow:
         for name in sorted(bound):
             value = bound[name]
             if isinstance(value, Obj):
-                facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name)
+                reads = self.project.self_reads(func) if name == _first_param(func) and _param_root(func, name)[1] == "self" else None
+                facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
                 params.append((name, facts))
                 if origin is not None:
                     origins[name] = origin
-            elif not isinstance(value, (Unknown, Fresh)):
+            elif self._passes(value, live):
                 params.append((name, value))
                 referred.extend(self.canonical(o) for o in related_objects(value))
+        names = self.project.names_read(func)
         shared = frozenset(
             (e.target.root, e.target.attrs) for e in live
-            if ":" not in e.target.root[0] or any(path_covers(o, e.target) or path_covers(e.target, o) for o in referred)
+            if (":" not in e.target.root[0] and e.target.root[1] in names)
+            or any(path_covers(o, e.target) or path_covers(e.target, o) for o in referred)
         )
         return Context(tuple(params), shared), origins
 
-    def _facts_of(self, base: Obj, root: Root, live: List[ShardEvent], call: nodes.NodeNG, callee: str) -> Tuple[ObjectFacts, Optional[Origin]]:
+    def _as_stored(self, value: Value, base: Obj, root: Root, path: AttrPath) -> Optional[Value]:
+        """An attribute's value as the callee holds it: an object by the path it is stored at
+        (`self.model`, mapped back to the caller's object when the callee's effects return), so a
+        context never names the caller's own objects and is shared by every call site alike."""
+        options = []
+        for option in options_of(value):
+            if isinstance(option, Obj):
+                inside = option.root == base.root and option.attrs[: len(base.attrs)] == base.attrs
+                cls = option.cls or (self.classes.get(option.root) if not option.attrs else None)
+                options.append(Obj(root, option.attrs[len(base.attrs):] if inside else path, cls))
+            elif isinstance(option, Optimizer):
+                over = tuple(o for o in (relative_value(o, base, root) for o in option.over) if isinstance(o, Obj) and o.root == root)
+                if over:
+                    options.append(Optimizer(over, option.node, option.cls_name))
+            elif isinstance(option, (ShardFunction, Options, Constant)):
+                options.append(option)
+        return either(options) if options else None
+
+    def _passes(self, value: Value, live: List[ShardEvent]) -> bool:
+        """Whether a value other than an object is worth its place in a calling context: one the
+        rules read (an optimizer, a sharding function, options, a flag), or one that refers to
+        objects something happened to. Others would only make each call site a context of its own."""
+        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef)):
+            return True
+        if isinstance(value, (Unknown, Fresh)):
+            return False
+        objects = [self.canonical(o) for o in related_objects(value)]
+        return any(self.contains(o, e.target) or self.contains(e.target, o) for o in objects for e in live) or any(
+            o.root in self.meta_roots for o in objects
+        )
+
+    def _facts_of(
+        self, base: Obj, root: Root, live: List[ShardEvent], call: nodes.NodeNG, callee: str, reads: Optional[FrozenSet[str]] = None,
+    ) -> Tuple[ObjectFacts, Optional[Origin]]:
         sharded = set()
         origin: Optional[Origin] = None
         for event in live:
@@ -1002,7 +1042,9 @@ class Flow:
         attrs = []
         for (owner, attr_path), value in sorted(self.attr_env.items(), key=lambda item: (item[0][0], item[0][1])):
             if owner == base.root and attr_path[: len(base.attrs)] == base.attrs and len(attr_path) > len(base.attrs):
-                relative = relative_value(value, base, root)
+                if reads is not None and attr_path[len(base.attrs)] not in reads:
+                    continue  # the method (and the methods of self it calls) never reads it
+                relative = self._as_stored(value, base, root, attr_path[len(base.attrs):])
                 if relative is not None and self._informative(value):
                     attrs.append((attr_path[len(base.attrs):], relative))
                 if isinstance(value, Obj):
@@ -1052,6 +1094,7 @@ class Flow:
     def _apply_summary(self, node: nodes.NodeNG, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         bound = self._bound_arguments(func, receiver, args, keywords)
         context, origins = self._context_for(func, bound, node)
+        context = self.project.widen(func, context)
         if func is not self.scope:
             self.project.called.add(scope_key(func))
         summary = self.project.summary(func, context, origins)

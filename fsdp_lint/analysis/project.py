@@ -8,16 +8,18 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from astroid import nodes
 
-from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, Origin, ShardEvent, Summary
+from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flow import Flow, scope_key
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
-from fsdp_lint.analysis.values import Deferred, Obj, Root, Value, path_covers, related_objects
+from fsdp_lint.analysis.values import Constant, Deferred, Obj, Optimizer, Root, Value, path_covers, related_objects
 
 _MAX_DEPTH = 12
 # Calls followed inside one another before a callee counts as unknown code.
 _MAX_CALL_DEPTH = 16
+# Contexts a function is analysed in with every fact; past this, only the facts rules order by.
+_MAX_CONTEXTS = 6
 # Rounds of a recursive function's summary before its fixpoint is taken as reached.
 _MAX_ROUNDS = 3
 
@@ -100,6 +102,9 @@ class Project:
         self._module_events: Dict[str, List[ShardEvent]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
+        self._self_reads: Dict[str, FrozenSet[str]] = {}
+        self._contexts: Dict[str, Set[Context]] = {}
+        self._names_read: Dict[int, FrozenSet[str]] = {}
         self._root_events: Dict[Root, List[Obj]] = {}
         self._aliases: Dict[Root, List[Obj]] = {}
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
@@ -145,6 +150,25 @@ class Project:
         else:
             self._summaries[key] = summary
         return summary
+
+    def widen(self, func: nodes.FunctionDef, context: Context) -> Context:
+        """The context a call is analysed in: itself while the function has few, else only what
+        the rules order by (what is sharded, what is on the meta device, the flags), so that a
+        helper called from hundreds of places with objects of as many classes is analysed in a
+        handful of contexts (bounded context sensitivity, as k-limited analyses do)."""
+        key = scope_key(func)
+        seen = self._contexts.setdefault(key, set())
+        if context in seen or len(seen) < _MAX_CONTEXTS:
+            seen.add(context)
+            return context
+        narrow = tuple(
+            (name, ObjectFacts(None, facts.sharded, facts.meta, ()) if isinstance(facts, ObjectFacts) else facts)
+            for name, facts in context.params
+            if isinstance(facts, ObjectFacts) and (facts.sharded or facts.meta) or isinstance(facts, (Constant, Optimizer))
+        )
+        widened = Context(narrow, context.globals)
+        seen.add(widened)
+        return widened
 
     def record(self, flow: Flow) -> None:
         own = [event for event in flow.events if not event.inherited]
@@ -219,6 +243,39 @@ class Project:
                     pending.append(resolved)
                 elif qname:
                     found.add(qname)
+        return found
+
+    def names_read(self, func: nodes.FunctionDef) -> FrozenSet[str]:
+        """The names a function reads (the globals it can reach directly), remembered by node."""
+        known = self._names_read.get(id(func))
+        if known is None:
+            known = self._names_read[id(func)] = frozenset(node.name for node in func.nodes_of_class(nodes.Name))
+        return known
+
+    def self_reads(self, func: nodes.FunctionDef) -> FrozenSet[str]:
+        """The attributes of `self` a method reads or writes, directly or in the methods of its
+        class (and bases) it calls on `self`, a few levels deep: what of `self`'s state its
+        calling context needs to carry (the rest would only multiply contexts)."""
+        key = scope_key(func)
+        known = self._self_reads.get(key)
+        if known is not None:
+            return known
+        self._self_reads[key] = frozenset()  # recursion guard
+        cls = func.parent
+        names: Set[str] = set()
+        for node in func.nodes_of_class((nodes.Attribute, nodes.AssignAttr)):
+            if isinstance(node.expr, nodes.Name) and node.expr.name == "self":
+                names.add(node.attrname)
+        if isinstance(cls, nodes.ClassDef):
+            receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
+            for call in func.nodes_of_class(nodes.Call):
+                callee = call.func
+                if isinstance(callee, nodes.Attribute) and isinstance(callee.expr, nodes.Name) and callee.expr.name == "self":
+                    method = self.resolve_method(receiver, None, callee.attrname)
+                    if isinstance(method, nodes.FunctionDef) and method is not func:
+                        names |= self.self_reads(method)
+        found = frozenset(names)
+        self._self_reads[key] = found
         return found
 
     def class_qname(self, cls: nodes.ClassDef) -> str:

@@ -24,19 +24,16 @@ CORPUS = Path(__file__).parent / "corpus"
 # (strict xfail) until its entry is removed here.
 PENDING = {
     # paths
-    "paths__ddp_or_fsdp_cast": "branches run in sequence: apply_ddp's cast on the DDP arm reads as after apply_fsdp",
     "paths__world_mesh_twice_clean": "`self.world_mesh is None` tested in __init__ and in save() is not the same arm",
     "paths__fsdp_version_twice": "any test that names fsdp_version silences FSD203, also `if cfg.fsdp_version:` that FSDP2 takes",
     "paths__loop_second_iteration": "loops run once: the cast follows the sharding only from the second iteration",
     # calls
-    "calls__self_model_fsdp1_api": "self.model passed to a helper in another module: its FSDP1 call is not checked there",
     "calls__partial_step": "functools.partial(train_step, model, ...) does not carry the bound model into train_step",
     # objects
     # containers
     "containers__namedtuple": "NamedTuple fields returned by a helper: models.policy is not the sharded model",
     # entry points and the open world
     # parameters replaced after the optimizer
-    "replaced__new_parameter": "a new nn.Parameter after the optimizer does not count for FSD202",
     # one answer from one place
 }
 
