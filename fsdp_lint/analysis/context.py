@@ -17,7 +17,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
-    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Unknown, Value,
+    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Unknown, Value, either,
 )
 
 if TYPE_CHECKING:
@@ -135,29 +135,33 @@ class RootMapper:
         self.caller_key = caller_key
         self.instance = -instance  # one per application: a loop that calls `build()` twice gets two models
 
-    def obj(self, obj: Obj) -> Optional[Obj]:
+    def objs(self, obj: Obj) -> Tuple[Obj, ...]:
+        """The caller's objects a callee's object is: the argument (or each object an argument
+        may be, where branches bound several), or a new object for one the callee created."""
         if obj.root not in self.bound:
             if obj.root[0] == self.callee_key:
                 mapped = Obj((self.caller_key, obj.root[1], self.instance), obj.attrs, obj.cls)
                 self.project.inherit_origin(mapped.root, obj.root)
-                return mapped
-            return obj
+                return (mapped,)
+            return (obj,)
         value = self.bound[obj.root]
-        if isinstance(value, Obj):
-            return Obj(value.root, value.attrs + obj.attrs, value.cls if not obj.attrs else obj.cls)
-        return None
+        options = value.options if isinstance(value, Either) else (value,)
+        return tuple(
+            Obj(option.root, option.attrs + obj.attrs, option.cls if not obj.attrs else obj.cls)
+            for option in options if isinstance(option, Obj)
+        )
 
     def value(self, value: Value, call: nodes.NodeNG, depth: int = 0) -> Value:
         if depth > 6:
             return UNKNOWN
         if isinstance(value, Obj):
-            mapped = self.obj(value)
-            return mapped if mapped is not None else UNKNOWN
+            mapped = self.objs(value)
+            return either(list(mapped)) if mapped else UNKNOWN
         if isinstance(value, Params):
-            owner = self.obj(value.owner)
-            return Params(owner) if owner is not None else UNKNOWN
+            owners = self.objs(value.owner)
+            return either([Params(owner) for owner in owners]) if owners else UNKNOWN
         if isinstance(value, Optimizer):
-            over = tuple(o for o in (self.obj(obj) for obj in value.over) if o is not None)
+            over = tuple(o for obj in value.over for o in self.objs(obj))
             return Optimizer(over, value.node, value.cls_name) if over else UNKNOWN
         if isinstance(value, StateDict):
             owner = self.value(value.owner, call, depth + 1)

@@ -1115,26 +1115,22 @@ class Flow:
         seq = self._tick()
         mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
         for event in summary.events:
-            target = mapper.obj(event.target)
-            if target is not None:
+            for target in mapper.objs(event.target):
                 self.events.append(ShardEvent(self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=self.path))
         for event in summary.replacements:
-            target = mapper.obj(event.target)
-            if target is not None:
+            for target in mapper.objs(event.target):
                 self.replacements.append(ShardEvent(self.canonical(target), node, seq, path=self.path))
         for root in summary.escaped:
             mapped = by_root.get(root)
             for obj in related_objects(mapped) if mapped is not None else ():
                 self.escaped.add(obj.root)
         for owner, value in summary.attr_writes:
-            target = mapper.obj(owner)
-            if target is not None and target.attrs:
-                mapped_value = mapper.value(value, node)
-                self.attr_env[(target.root, target.attrs)] = mapped_value
-                self._stored_at[(target.root, target.attrs)] = seq
+            for target in mapper.objs(owner):
+                if target.attrs:
+                    self.attr_env[(target.root, target.attrs)] = mapper.value(value, node)
+                    self._stored_at[(target.root, target.attrs)] = seq
         for root in summary.meta_roots:
-            mapped_root = mapper.obj(Obj(root))
-            if mapped_root is not None:
+            for mapped_root in mapper.objs(Obj(root)):
                 self.meta_roots.add(mapped_root.root)
         result = mapper.value(summary.returns, node)
         for obj in objects_in(result):
