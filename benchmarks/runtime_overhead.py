@@ -1,6 +1,6 @@
 """Overhead of the runtime guard on a 2-rank CPU FSDP2 loop, and the cost of importing it.
 
-    python benchmarks/runtime_overhead.py [--rounds 150] [--steps 2] [--accumulation 1]
+    python benchmarks/runtime_overhead.py [--rounds 150] [--steps 2] [--accumulation 1] [--clip]
 
 One process group, one model: short rounds of guarded and unguarded steps alternate (order
 flipped every round, the guard switched with enable()/disable(), one untimed step after each
@@ -11,8 +11,10 @@ of those per-round ratios (target: at most 1.02), with their interquartile range
 as the spread. Wall time and the process's CPU time are both reported: the guard's cost is CPU
 work in the training process, and CPU time is far less disturbed by other processes.
 ``--accumulation 2`` runs two micro-batches per step with ``set_requires_gradient_sync``
-toggled, the per-step path of FSD205. Then prints the time that ``import fsdp_lint.runtime``
-adds to a process that already imported torch (target: < 50 ms).
+toggled, the per-step path of FSD205. ``--clip`` clips the gradient norm every step, as
+torchtitan does: a collective-backed call, so the ranks meet through the store first (FSD206).
+Then prints the time that ``import fsdp_lint.runtime`` adds to a process that already imported
+torch (target: < 50 ms).
 """
 
 import argparse
@@ -65,7 +67,7 @@ class Transformer(nn.Module):
 
 
 def _timed_steps(model: nn.Module, optimizer: torch.optim.Optimizer, steps: int, rank: int,
-                 accumulation: int) -> List[Tuple[float, float]]:
+                 accumulation: int, clip: bool) -> List[Tuple[float, float]]:
     """(wall, CPU) seconds per step; CPU time of this process barely sees the other processes."""
     times = []
     for step in range(steps):
@@ -76,6 +78,8 @@ def _timed_steps(model: nn.Module, optimizer: torch.optim.Optimizer, steps: int,
                 model.set_requires_gradient_sync(micro == accumulation - 1)
             loss = nn.functional.cross_entropy(model(tokens).flatten(0, 1), tokens.flatten())
             loss.backward()
+        if clip:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
         optimizer.zero_grad()
         times.append((time.perf_counter() - start, time.process_time() - cpu_start))
@@ -87,7 +91,7 @@ def _quantiles(values: List[float]) -> str:
     return f"IQR {q1:.4f}-{q3:.4f}, min {min(values):.4f}, max {max(values):.4f}"
 
 
-def _worker(rank: int, port: int, rounds: int, steps: int, accumulation: int) -> None:
+def _worker(rank: int, port: int, rounds: int, steps: int, accumulation: int, clip: bool) -> None:
     os.environ.update({"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "OMP_NUM_THREADS": "1"})
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore", message="FSDP2-wrapped module")  # torch 2.14's view notice
@@ -99,7 +103,7 @@ def _worker(rank: int, port: int, rounds: int, steps: int, accumulation: int) ->
         fully_shard(block)
     fully_shard(model)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    _timed_steps(model, optimizer, 3, rank, accumulation)  # warm-up, guarded: the one-time checks run here
+    _timed_steps(model, optimizer, 3, rank, accumulation, clip)  # warm-up, guarded: the one-time checks run here
     steps_of: Dict[bool, List[Tuple[float, float]]] = {True: [], False: []}
     ratios: Dict[str, List[float]] = {"wall": [], "cpu": []}
     for round_index in range(rounds):
@@ -113,8 +117,8 @@ def _worker(rank: int, port: int, rounds: int, steps: int, accumulation: int) ->
             # One step untimed: a guard enabled anew runs its one-time checks (the optimizer's
             # parameters, each unit's baseline) at its first step, which a training run pays
             # once, not at every step.
-            _timed_steps(model, optimizer, 1, rank, accumulation)
-            times = _timed_steps(model, optimizer, steps, rank, accumulation)
+            _timed_steps(model, optimizer, 1, rank, accumulation, clip)
+            times = _timed_steps(model, optimizer, steps, rank, accumulation, clip)
             steps_of[with_guard].extend(times)
             medians[with_guard] = [statistics.median(column) for column in zip(*times)]
         for index, clock in enumerate(("wall", "cpu")):
@@ -122,7 +126,7 @@ def _worker(rank: int, port: int, rounds: int, steps: int, accumulation: int) ->
     fsdp_lint.runtime.disable()
     if rank == 0:
         print(f"{len(steps_of[False])} steps each, {rounds} alternating rounds, {accumulation} micro-batch(es), "
-              "2 ranks, gloo, CPU")
+              f"{'clip_grad_norm_ every step, ' if clip else ''}2 ranks, gloo, CPU")
         for index, clock in enumerate(("wall", "cpu")):
             plain = statistics.median(t[index] for t in steps_of[False]) * 1e3
             guarded = statistics.median(t[index] for t in steps_of[True]) * 1e3
@@ -144,11 +148,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=150)
     parser.add_argument("--steps", type=int, default=2)
     parser.add_argument("--accumulation", type=int, default=1)
+    parser.add_argument("--clip", action="store_true", help="clip the gradient norm every step")
     options = parser.parse_args()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    mp.spawn(_worker, args=(port, options.rounds, options.steps, options.accumulation), nprocs=2, join=True)
+    mp.spawn(_worker, args=(port, options.rounds, options.steps, options.accumulation, options.clip), nprocs=2,
+             join=True)
     print(f"import fsdp_lint.runtime after torch: {import_cost_ms():.1f} ms (median of 5 fresh processes)")
 
 

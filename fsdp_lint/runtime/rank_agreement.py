@@ -6,15 +6,14 @@ and every wait on it is bounded. Keys carry the torchelastic run id and restart 
 elastic restart never reads the previous attempt's keys.
 
 Meetings. Where every rank of a group must arrive at the same call (the first forward of a
-root, a collective-backed call, a save of shards), each rank counts itself in on the n-th
-meeting of the group, keyed by what it is entering; the last to arrive completes it, so the
-common case costs one or two store round trips. A rank that has to wait says where it waits
-(``at/<rank>``) and, after a few tenths of a second, asks the absent ranks' watchers
-(``watcher.py``) where they are. It concludes that a rank will not come when that rank waits
-at another call of the same group, or sits in a collective (the same line, seconds apart), or
-has stopped answering; a rank that is still running its own code is waited for (up to the
-bound for the first forward, up to the process group's timeout otherwise), because plain
-torch would wait for it too. Nothing is concluded from a guess.
+root, a collective-backed call, a save of shards), each rank says what it enters and counts
+itself in on the group's n-th meeting; the last to arrive compares the calls and wakes the
+others (``RankAgreement.meet``). While a rank waits, its watcher (``watcher.py``) asks the
+absent ranks' watchers where they are, and wakes it with a verdict when a rank will not
+come: it entered another call of the group, or sits in a collective (the same line, seconds
+apart), or has stopped answering. A rank that is still running its own code is waited for (up
+to the bound for the first forward, up to the process group's timeout otherwise), because
+plain torch would wait for it too. Nothing is concluded from a guess.
 
 Findings. A rank that stops with a rank-local finding publishes it before raising; every other
 rank's watcher sees it and stops that rank too (``watcher.py``), and a peer whose forward
@@ -38,7 +37,7 @@ from fsdp_lint.runtime import location, torch_shims
 from fsdp_lint.runtime.reporter import Finding, current_rank
 
 _FIRST_SLICE_S = 0.05  # a meeting slower than this starts looking at where the others are
-_TICK_S = 0.2  # how often a waiting rank looks again
+_TICK_S = 0.2  # how often the watcher looks (watcher.POLL_S)
 _ASK_EVERY_S = 1.0  # how often it asks an absent rank's watcher
 _BLOCKED_S = 2.0  # in a collective at the same line this long: it will not come
 _STORE_TIMEOUT_S = 10.0  # any single store operation of the guard
@@ -54,10 +53,9 @@ def _namespace() -> str:
 # rank must pair up however often the guard was switched off and on in between.
 _lock = threading.Lock()
 _sequence: Dict[str, int] = {}
-_last_key: Dict[str, Tuple[int, str]] = {}  # group -> its last meeting's number and counter key
 _seen: Set[int] = set()
 _generations = 0  # guards created by this process: the n-th guard of each rank pairs up
-_watcher_clients: Dict[int, Tuple[Any, Any]] = {}
+_clients: Dict[Tuple[int, str], Tuple[Any, Any]] = {}  # (store, use) -> (store, connection of the guard's own)
 
 
 def _process_start() -> float:
@@ -131,6 +129,7 @@ class RankAgreement:
         self.timeout_s = timeout_s
         self.should_stop = should_stop  # raises a peer's finding once the watcher has seen one
         self._warned: Set[str] = set()
+        self.waiting: Dict[int, _Waiting] = {}  # thread -> the meeting it waits at
 
     # --- store access ---------------------------------------------------------------------
 
@@ -141,29 +140,37 @@ class RankAgreement:
             return None
 
     def client(self) -> Optional[Any]:
-        """The store for this thread's meetings: torch's own connection (every operation of the
-        guard on it returns at once or within an explicit bound)."""
-        return self._store()
-
-    def client_for_watcher(self) -> Optional[Any]:
-        """A connection of the watcher's own, so that its polls never wait behind torch's use of
-        the store (NCCL waits on it for its communicator). One per process: opening one can
-        take seconds."""
+        """The store for this thread's meetings: a connection of the guard's own once the watcher
+        has opened it (a meeting blocks on it), torch's own until then."""
         store = self._store()
         if store is None:
             return None
         with _lock:
-            known = _watcher_clients.get(id(store))
+            own = _clients.get((id(store), "meetings"))
+        return own[1] if own is not None and own[0] is store else store
+
+    def client_for_watcher(self) -> Optional[Any]:
+        """Open (once per process: it can take seconds) the watcher's connection and the meetings'.
+
+        Their own, so that the watcher's polls never wait behind a blocked meeting or torch's use
+        of the store (NCCL waits on it for its communicator). Called from the watcher's thread.
+        """
+        store = self._store()
+        if store is None:
+            return None
+        for use in ("meetings", "watcher"):
+            with _lock:
+                known = _clients.get((id(store), use))
             if known is not None and known[0] is store:
-                return known[1]
-        try:
-            client = store.clone()
-            client.set_timeout(timedelta(seconds=_STORE_TIMEOUT_S))
-        except Exception:  # a store without clone(): share it
-            client = store
-        with _lock:
-            _watcher_clients[id(store)] = (store, client)
-        return client
+                continue
+            try:
+                client = store.clone()
+                client.set_timeout(timedelta(seconds=_STORE_TIMEOUT_S if use == "watcher" else 3600.0))
+            except Exception:  # a store without clone(): share it
+                client = store
+            with _lock:
+                _clients[(id(store), use)] = (store, client)
+        return _clients[(id(store), "watcher")][1]
 
     # --- findings ---------------------------------------------------------------------------
 
@@ -231,6 +238,14 @@ class RankAgreement:
         A meeting that diverged does not count, so that ranks that go on after the finding
         (they caught it) keep pairing up; one that timed out does, so that a late rank finds
         it complete and goes on.
+
+        Each rank writes what it enters (``entered/<group>/<rank>``: meeting number, call, line)
+        and counts itself in on the group's arrival counter; the arrival that completes the count
+        compares what everyone entered and wakes the others through their queues
+        (``wake/<group>/<rank>``) with the outcome. A waiting rank blocks on its queue, which its
+        watcher also fills with a verdict once the evidence says the others will not come
+        (``judge_waiting``). Nothing polls, and no key accumulates: three round trips to the
+        store when everyone comes.
         """
         import torch.distributed as dist
 
@@ -243,100 +258,131 @@ class RankAgreement:
         with _lock:
             number = _sequence[gid] = _sequence.get(gid, 0) + 1
         ns = _namespace()
-        base = f"{ns}meet/{gid}/{number}/{kind}"
         if payload is not None:
-            store.set(f"{base}/{me}", json.dumps(payload))
-        outcome = _COMPLETE
+            store.set(f"{ns}record/{gid}/{number}/{me}", json.dumps(payload))
+        here = {"gid": gid, "n": number, "kind": kind, "where": location.here()}
+        store.set(f"{ns}entered/{gid}/{me}", json.dumps(here))
         try:
-            if store.add(base, 1) < len(ranks):
-                here = {"gid": gid, "n": number, "kind": kind, "where": location.here()}
-                store.set(f"{ns}at/{me}", json.dumps(here))
-                try:
-                    outcome = self._wait(store, base, ranks, here, patient, _group_timeout(dist))
-                finally:
-                    store.set(f"{ns}at/{me}", "{}")
-            else:  # the last to arrive: everyone has left the previous meeting of this group
-                self._forget(store, gid, number)
+            if store.add(f"{ns}arrivals/{gid}", 1) >= number * len(ranks):
+                outcome = self._complete(store, here, ranks)
+            else:
+                outcome = self._sleep(store, _Waiting(here, ranks, patient, self, _group_timeout(dist)))
         except BaseException:
-            self._roll_back(store, gid, number, base)
+            self._roll_back(store, gid, number)
             raise
-        with _lock:
-            _last_key[gid] = (number, base)
         if outcome.complete or outcome.reason == "timeout":
             present = ranks if outcome.complete else [me]
-            records = self._records(store, base, present) if payload is not None else {}
+            records = self._records(store, gid, number, present) if payload is not None else {}
             return outcome._replace(records=records or {me: payload})
-        self._roll_back(store, gid, number, base)
+        self._roll_back(store, gid, number)
         return outcome._replace(records={me: payload})
 
-    def _roll_back(self, store: Any, gid: str, number: int, base: str) -> None:
-        """A meeting that did not complete does not count: ranks that go on keep pairing up."""
+    def _complete(self, store: Any, here: Dict[str, Any], ranks: Sequence[int]) -> Meeting:
+        """The last arrival: did everyone enter the same call? Wake the others with the answer."""
+        ns, me = _namespace(), current_rank()
+        entered = [json.loads(value) for value in store.multi_get([f"{ns}entered/{here['gid']}/{r}" for r in ranks])]
+        # A record further on belongs to a rank that passed this meeting after waiting out its bound.
+        calls = {rank: record for rank, record in zip(ranks, entered) if record["n"] == here["n"]}
+
+        def outcome_of(rank: int) -> Meeting:
+            absent = {other: f"it waits in {record['kind']} at {record['where'] or 'an unknown line'}"
+                      for other, record in calls.items() if record["kind"] != calls[rank]["kind"]}
+            return Meeting(False, {}, absent, "diverged") if absent else _COMPLETE
+
+        for rank in ranks:
+            if rank != me:
+                outcome = outcome_of(rank)
+                wake = {"n": here["n"], "reason": outcome.reason, "absent": outcome.absent}
+                store.queue_push(f"{ns}wake/{here['gid']}/{rank}", json.dumps(wake))
+        return outcome_of(me)
+
+    def _sleep(self, store: Any, waiting: "_Waiting") -> Meeting:
+        """Block until the last arrival or this rank's watcher wakes this rank; what the wake says."""
+        ns, me, here = _namespace(), current_rank(), waiting.here
         with _lock:
-            if _sequence.get(gid) == number:
-                _sequence[gid] = number - 1
+            self.waiting[threading.get_ident()] = waiting
         try:
-            store.add(base, -1)
-        except Exception:
-            pass
-
-    def _records(self, store: Any, base: str, ranks: Sequence[int]) -> Dict[int, Any]:
-        return {rank: json.loads(value) for rank, value in zip(ranks, store.multi_get([f"{base}/{r}" for r in ranks]))}
-
-    def _forget(self, store: Any, gid: str, number: int) -> None:
-        """Drop the previous meeting's counter (long runs meet every step); only its last arrival may."""
-        with _lock:
-            previous = _last_key.get(gid)
-        if previous is not None and previous[0] == number - 1:
-            store.delete_key(previous[1])
-
-    def _wait(self, store: Any, base: str, ranks: Sequence[int], here: Dict[str, Any], patient: bool,
-              group_timeout_s: float) -> Meeting:
-        me = current_rank()
-        start = time.monotonic()
-        bound = max(self.timeout_s, group_timeout_s) if patient else self.timeout_s
-        sleep, next_look = 0.0002, start + _FIRST_SLICE_S
-        views: Dict[int, _View] = {rank: _View() for rank in ranks if rank != me}
-        while True:
-            time.sleep(sleep)
-            sleep = min(sleep * 2, 0.01)
-            if int(store.add(base, 0)) >= len(ranks):
-                return _COMPLETE
-            now = time.monotonic()
-            if now < next_look:
-                continue
-            next_look = now + _TICK_S
-            verdict = self._judge(store, here, views, now - start, bound, patient)
-            if verdict is not None and int(store.add(base, 0)) < len(ranks):
-                return verdict
+            while True:
+                try:
+                    wake = json.loads(store.queue_pop(f"{ns}wake/{here['gid']}/{me}"))
+                except Exception:  # the store's own timeout: no watcher judged (it could not start)
+                    wake = {"n": here["n"], "reason": "timeout", "absent": {}}
+                if wake["n"] == here["n"]:
+                    break  # else: the second wake of an earlier meeting (judged as it completed)
+        finally:
+            with _lock:
+                self.waiting.pop(threading.get_ident(), None)
+        if wake["reason"] == "complete":
+            return _COMPLETE
+        if wake["reason"] == "stop":
             self.should_stop()
+            return Meeting(False, {}, {}, "unchecked")
+        return Meeting(False, {}, {int(rank): text for rank, text in wake["absent"].items()}, wake["reason"])
 
-    def _judge(self, store: Any, here: Dict[str, Any], views: Dict[int, "_View"], waited: float, bound: float,
-               patient: bool) -> Optional[Meeting]:
+    def waiting_at(self, thread_id: int) -> Optional[str]:
+        """The call a thread of this rank waits at in a meeting, if it does."""
+        with _lock:
+            waiting = self.waiting.get(thread_id)
+        return waiting.here["kind"] if waiting is not None else None
+
+    def judge_waiting(self, store: Any, stop: bool = False) -> None:
+        """Run by the watcher: wake this rank's waiting meetings once the evidence (or a peer's finding) says so."""
+        now, ns, me = time.monotonic(), _namespace(), current_rank()
+        with _lock:
+            waiting = list(self.waiting.values())
+        for meeting in waiting:
+            if meeting.woken:
+                continue
+            if stop:
+                found: Optional[Meeting] = Meeting(False, {}, {}, "stop")
+            elif now - meeting.start < _FIRST_SLICE_S:
+                continue
+            else:
+                found = self._judge(store, meeting, now)
+            if found is not None:
+                meeting.woken = True
+                wake = {"n": meeting.here["n"], "reason": found.reason, "absent": found.absent}
+                store.queue_push(f"{ns}wake/{meeting.here['gid']}/{me}", json.dumps(wake))
+
+    def _judge(self, store: Any, meeting: "_Waiting", now: float) -> Optional[Meeting]:
         """Who has not come, and whether the evidence says they will not: None to keep waiting."""
-        ns = _namespace()
-        now = time.monotonic()
+        ns, here, views = _namespace(), meeting.here, meeting.views
+        waited = now - meeting.start
         for rank, view in views.items():
-            view.read(store, ns, rank, now)
-        absent = {rank: view for rank, view in views.items() if not view.at_meeting(here)}
+            view.read(store, ns, here["gid"], rank, now)
+        absent = {rank: view for rank, view in views.items() if not view.arrived(here)}
         if not absent:
             return None
         for rank, view in absent.items():
             if view.asked_at is None or now - view.asked_at >= _ASK_EVERY_S:
                 view.ask(store, ns, rank, now)
         timed_out = waited >= self.timeout_s
-        if any(view.diverged(here) for view in absent.values()) or any(view.blocked() for view in absent.values()):
-            return Meeting(False, {}, {rank: view.text() for rank, view in absent.items()}, "diverged")
-        if timed_out and any(not view.guarded for view in absent.values()):
-            return Meeting(False, {}, {r: v.text() for r, v in absent.items()}, "unchecked")
-        if timed_out and any(view.desynchronised(here) for view in absent.values()):
-            return Meeting(False, {}, {r: v.text() for r, v in absent.items()}, "unchecked")
-        if timed_out and not patient:
-            return Meeting(False, {}, {rank: view.text() for rank, view in absent.items()}, "timeout")
+        texts = {rank: view.text(here) for rank, view in absent.items()}
+        if any(view.diverged(here) or view.blocked() for view in absent.values()):
+            return Meeting(False, {}, texts, "diverged")
+        if timed_out and any(not view.guarded or view.desynchronised(here) for view in absent.values()):
+            return Meeting(False, {}, texts, "unchecked")
+        if timed_out and not meeting.patient:
+            return Meeting(False, {}, texts, "timeout")
         if timed_out and all(not view.running(now) for view in absent.values()):
-            return Meeting(False, {}, {rank: view.text() for rank, view in absent.items()}, "diverged")
-        if waited >= bound:
-            return Meeting(False, {}, {rank: view.text() for rank, view in absent.items()}, "timeout")
+            return Meeting(False, {}, texts, "diverged")
+        if waited >= meeting.bound:
+            return Meeting(False, {}, texts, "timeout")
         return None
+
+    def _roll_back(self, store: Any, gid: str, number: int) -> None:
+        """A meeting that did not complete does not count: ranks that go on keep pairing up."""
+        with _lock:
+            if _sequence.get(gid) == number:
+                _sequence[gid] = number - 1
+        try:
+            store.add(f"{_namespace()}arrivals/{gid}", -1)
+        except Exception:
+            pass
+
+    def _records(self, store: Any, gid: str, number: int, ranks: Sequence[int]) -> Dict[int, Any]:
+        keys = [f"{_namespace()}record/{gid}/{number}/{rank}" for rank in ranks]
+        return {rank: json.loads(value) for rank, value in zip(ranks, store.multi_get(keys))}
 
     # --- the first forward ------------------------------------------------------------------
 
@@ -369,26 +415,39 @@ class RankAgreement:
         )
 
 
+class _Waiting:
+    """A meeting this rank waits at, as its watcher judges it."""
+
+    def __init__(self, here: Dict[str, Any], ranks: Sequence[int], patient: bool, agreement: "RankAgreement",
+                 group_timeout_s: float) -> None:
+        self.here, self.patient, self.woken = here, patient, False
+        self.start = time.monotonic()
+        self.bound = max(agreement.timeout_s, group_timeout_s) if patient else agreement.timeout_s
+        self.views = {rank: _View() for rank in ranks if rank != current_rank()}
+
+
 class _View:
-    """What a waiting rank knows about one peer: its meeting record and its watcher's answers."""
+    """What a waiting rank knows about one peer: what it entered last in this group, its watcher's answers."""
 
     def __init__(self) -> None:
         self.guarded = False
-        self.at: Dict[str, Any] = {}
-        self.at_since = time.monotonic()
+        self.entered: Dict[str, Any] = {}
+        self.entered_since = time.monotonic()
         self.answer: Dict[str, Any] = {}
         self.answers: List[Tuple[float, Dict[str, Any]]] = []
         self.asked: Optional[int] = None
         self.asked_at: Optional[float] = None
 
-    def read(self, store: Any, ns: str, rank: int, now: float) -> None:
-        keys = [f"{ns}at/{rank}", f"{ns}where/{rank}"]
-        if not store.check(keys):  # its watcher never started: no guard on that rank (yet)
+    def read(self, store: Any, ns: str, gid: str, rank: int, now: float) -> None:
+        where_key, entered_key = f"{ns}where/{rank}", f"{ns}entered/{gid}/{rank}"
+        if not store.check([where_key]):  # its watcher never started: no guard on that rank (yet)
             return
         self.guarded = True
-        at, answer = (json.loads(value or b"{}") for value in store.multi_get(keys))
-        if at != self.at:
-            self.at, self.at_since = at, now
+        keys = [where_key, entered_key] if store.check([entered_key]) else [where_key]
+        values = [json.loads(value or b"{}") for value in store.multi_get(keys)]
+        answer, entered = values[0], (values[1] if len(values) > 1 else {})
+        if entered != self.entered:
+            self.entered, self.entered_since = entered, now
         if answer and answer != self.answer and self.asked is not None and answer.get("asked", 0) >= self.asked:
             self.answer = answer
             self.answers.append((now, answer))
@@ -397,40 +456,41 @@ class _View:
         if self.guarded:
             self.asked, self.asked_at = int(store.add(f"{ns}ask/{rank}", 1)), now
 
-    def at_meeting(self, here: Dict[str, Any]) -> bool:
-        return all(self.at.get(field) == here[field] for field in ("gid", "n", "kind"))
+    def arrived(self, here: Dict[str, Any]) -> bool:
+        return self.entered.get("n") == here["n"] and self.entered.get("kind") == here["kind"]
 
     def diverged(self, here: Dict[str, Any]) -> bool:
-        """It waits at another call of this group, at the same point: it cannot come."""
-        return self.at.get("gid") == here["gid"] and self.at.get("n") == here["n"] and self.at.get("kind") != here["kind"]
+        """It entered another call of this group at the same point: it cannot come."""
+        return self.entered.get("n") == here["n"] and self.entered.get("kind") != here["kind"]
 
     def desynchronised(self, here: Dict[str, Any]) -> bool:
-        """It waits at another meeting number of this group for long: the guards disagree, not the program."""
-        return self.at.get("gid") == here["gid"] and self.at.get("n") != here["n"] and (
-            time.monotonic() - self.at_since >= _BLOCKED_S)
+        """It is further on in this group's meetings, for long: the guards disagree, not the program."""
+        return self.entered.get("n", 0) > here["n"] and time.monotonic() - self.entered_since >= _BLOCKED_S
 
     def blocked(self) -> bool:
-        """Two answers at least _BLOCKED_S apart put it in a collective at the same line."""
-        if not self.answers or self.answers[-1][1].get("state") not in ("collective", "gone"):
+        """Two answers at least _BLOCKED_S apart put it in a collective at the same line, or it has ended."""
+        if not self.answers:
             return False
         last_time, last = self.answers[-1]
         if last.get("state") == "gone":
             return True
-        return any(
+        return last.get("state") == "collective" and any(
             last_time - when >= _BLOCKED_S and answer.get("state") == "collective" and answer.get("where") == last.get("where")
             for when, answer in self.answers
         )
 
     def running(self, now: float) -> bool:
-        """Its last answer is recent and says it is running its own code: wait for it."""
-        return bool(self.answers) and self.answers[-1][1].get("state") == "running" and (
+        """Its last answer is recent and says it runs its own code (or waits at a meeting of another group)."""
+        return bool(self.answers) and self.answers[-1][1].get("state") in ("running", "meeting") and (
             now - self.answers[-1][0] <= 2 * _ASK_EVERY_S + _TICK_S)
 
-    def text(self) -> str:
-        where = self.at.get("where") or self.answer.get("where") or "an unknown line"
-        if self.at.get("kind"):
-            return f"it waits in {self.at['kind']} at {where}"
+    def text(self, here: Dict[str, Any]) -> str:
+        if self.diverged(here):
+            return f"it waits in {self.entered['kind']} at {self.entered.get('where') or 'an unknown line'}"
+        where = self.answer.get("where") or "an unknown line"
         state = self.answer.get("state")
+        if state == "meeting":
+            return f"it waits in {self.answer.get('meeting')} at {where}"
         if state == "collective":
             return f"it is blocked in a collective at {where}"
         if state == "running":

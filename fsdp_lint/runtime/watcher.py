@@ -2,11 +2,12 @@
 
 Every 0.2 s it reads two counters in the store (one round trip). When another rank asks where
 this rank is (a meeting it waits at, ``rank_agreement.py``), it answers with the training
-thread's line and whether it sits in a collective. When another rank publishes a finding (raise
+thread's line and whether it sits in a collective. When this rank waits at a meeting, the
+watcher judges from the others' answers whether they will come, and wakes it with the verdict. When another rank publishes a finding (raise
 mode), this rank stops with it too, even when it is nowhere near a forward:
 
 1. at once, the guard's next event on this rank raises it (each unit's forward, an optimizer
-   step, a save, a load, a collective-backed call, a meeting);
+   step, a save, a load, a collective-backed call), and a meeting it waits at wakes up;
 2. after a second without one, the training thread gets it as an asynchronous exception (it
    fires at its next Python line; a thread blocked inside a collective gets it when the
    collective returns, which on gloo is when the finding rank's process ends), and an NCCL
@@ -46,8 +47,7 @@ class Watcher(threading.Thread):
         ns = _namespace()
         store.add(f"{ns}ask/{self.rank}", 0)
         store.add(f"{ns}findings", 0)
-        store.set(f"{ns}where/{self.rank}", "{}")
-        store.set(f"{ns}at/{self.rank}", "{}")  # last: the others take its presence for "guarded"
+        store.set(f"{ns}where/{self.rank}", "{}")  # last: the others take its presence for "guarded"
         self.start()
         return True
 
@@ -72,11 +72,15 @@ class Watcher(threading.Thread):
                 continue
             if asked != answered:
                 answered = asked
-                state, where = location.thread_state(self.guard.train_thread)
-                self.store.set(f"{ns}where/{self.rank}", json.dumps({"asked": asked, "state": state, "where": where}))
+                thread = self.guard.train_thread
+                state, where = location.thread_state(thread)
+                meeting = self.guard.agreement.waiting_at(thread)
+                answer = {"asked": asked, "state": "meeting" if meeting else state, "where": where, "meeting": meeting}
+                self.store.set(f"{ns}where/{self.rank}", json.dumps(answer))
             if published > findings:  # those of earlier guards are told apart by their generation
                 findings = published
                 self._deliver(self.guard.agreement.peer_findings(self.guard.reporter.raised, store=self.store))
+            self.guard.agreement.judge_waiting(self.store, stop=self.guard.peer_stop is not None)
             self._escalate()
 
     def _deliver(self, found: Any) -> None:

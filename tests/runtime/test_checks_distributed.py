@@ -108,8 +108,10 @@ def test_rank_divergence_stops_every_rank_before_the_collective(results, name):
         assert entry["error"] == RAISE_ONLY[name] and f"[rank {rank}" in entry["message"], entry
 
 
-@pytest.mark.parametrize("name", sorted(n for n in RAISE_ONLY if n.startswith("fsd108_different")))
-def test_rank_divergent_sharding_is_the_same_finding_on_every_rank(results, name):
+@pytest.mark.parametrize("name", sorted(n for n in RAISE_ONLY if n.startswith("fsd108_different")) +
+                         ["fsd105_to_empty_without_init"])
+def test_a_finding_of_every_rank_is_the_same_finding_on_every_rank(results, name):
+    """FSD105: rank 1's shard of ``out.weight`` (1 x 16) is empty, yet both name the same tensors."""
     assert results[0]["raise:" + name]["message"].split("] ", 1)[1] == results[1]["raise:" + name]["message"].split(
         "] ", 1)[1]
 
