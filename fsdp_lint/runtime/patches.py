@@ -185,7 +185,6 @@ def _patch_lazy_init(guard: Any, state_cls: type) -> None:
             emit("on_unit_reached", self)
         original(self)
 
-    guard.reaching = False
     guard.patcher.set_attr(state_cls, "_lazy_init", _lazy_init)
 
 

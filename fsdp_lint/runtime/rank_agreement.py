@@ -37,7 +37,7 @@ from fsdp_lint.runtime import location, torch_shims
 from fsdp_lint.runtime.reporter import Finding, current_rank
 
 _FIRST_SLICE_S = 0.05  # a meeting slower than this starts looking at where the others are
-_TICK_S = 0.2  # how often the watcher looks (watcher.POLL_S)
+POLL_S = 0.2  # how often each rank's watcher looks at the store
 _ASK_EVERY_S = 1.0  # how often it asks an absent rank's watcher
 _BLOCKED_S = 2.0  # in a collective at the same line this long: it will not come
 _STORE_TIMEOUT_S = 10.0  # any single store operation of the guard
@@ -396,16 +396,16 @@ class RankAgreement:
 
         if self.client() is None:
             return [record], _COMPLETE
-        meeting = self.meet("first forward", range(dist.get_world_size()), record, patient=False)
+        meeting = self.meet("its first forward", range(dist.get_world_size()), record, patient=False)
         if meeting.reason in ("timeout", "unchecked"):
             self._warn_absent(meeting)
         return [meeting.records[rank] for rank in sorted(meeting.records)], meeting
 
     def _warn_absent(self, meeting: Meeting) -> None:
         """Name the ranks that never arrived: dead, stuck elsewhere, or slower than the bound."""
-        if "first forward" in self._warned:
+        if "its first forward" in self._warned:
             return
-        self._warned.add("first forward")
+        self._warned.add("its first forward")
         where = "; ".join(meeting.absent.values())
         warnings.warn(
             f"fsdp-lint: rank(s) {sorted(meeting.absent)} did not reach the first forward within "
@@ -482,7 +482,7 @@ class _View:
     def running(self, now: float) -> bool:
         """Its last answer is recent and says it runs its own code (or waits at a meeting of another group)."""
         return bool(self.answers) and self.answers[-1][1].get("state") in ("running", "meeting") and (
-            now - self.answers[-1][0] <= 2 * _ASK_EVERY_S + _TICK_S)
+            now - self.answers[-1][0] <= 2 * _ASK_EVERY_S + POLL_S)
 
     def text(self, here: Dict[str, Any]) -> str:
         if self.diverged(here):

@@ -14,8 +14,8 @@ from torch.utils.weak import WeakIdKeyDictionary
 from fsdp_lint.runtime import output, patches, torch_shims
 from fsdp_lint.runtime.config import Config
 from fsdp_lint.runtime.dispatch import PASS_THROUGH, Dispatcher, load_check_classes
-from fsdp_lint.runtime.rank_agreement import RankAgreement
-from fsdp_lint.runtime.watcher import POLL_S, Watcher
+from fsdp_lint.runtime.rank_agreement import POLL_S, RankAgreement
+from fsdp_lint.runtime.watcher import Watcher
 from fsdp_lint.runtime.reporter import Finding, Reporter, current_rank
 
 
@@ -36,6 +36,8 @@ class Guard:
         self.peer_stop: Optional[tuple] = None
         # The thread that trains: the watcher reports its line and stops it.
         self.train_thread = threading.get_ident()
+        # True during a root's first forward: each unit's forward is followed (FSD108's order).
+        self.reaching = False
         self.watcher: Optional[Any] = None
         self._watcher_lock = threading.Lock()
         # unit (FSDPParamGroup) -> the hooks on its children (patches._hook_unit_children)

@@ -21,11 +21,10 @@ import time
 from typing import Any, Optional
 
 from fsdp_lint.runtime import location
-from fsdp_lint.runtime.rank_agreement import _namespace
+from fsdp_lint.runtime.rank_agreement import POLL_S, _namespace
 from fsdp_lint.runtime.reporter import Finding, current_rank
 from fsdp_lint.runtime_errors import FSDPContractError
 
-POLL_S = 0.2
 ESCALATE_AFTER_S = 1.0
 
 
