@@ -4,6 +4,7 @@ from typing import Optional
 
 from astroid import nodes
 
+from fsdp_lint.analysis.conditions import mentions_rank
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj, Optimizer, StateDict, contained
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
@@ -87,6 +88,18 @@ class SaveShardedState(Rule):
             torch.save(dataloader.state_dict(), "loader.pt")
             """
         ),
+        Valid(
+            """
+            import os
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            def save_shards(model, directory, rank):
+                fully_shard(model)
+                path = os.path.join(directory, f"model_rank{rank}.bin")   # each rank its own file
+                torch.save(model.state_dict(), path)
+            """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -152,7 +165,7 @@ class SaveShardedState(Rule):
 
 def _per_rank_file(node: nodes.Call) -> bool:
     target = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords or [] if k.arg == "f"), None)
-    return target is not None and "rank" in target.as_string().lower()
+    return target is not None and mentions_rank(target)
 
 
 def _sharded_description(state: StateDict, flow: Flow) -> Optional[str]:

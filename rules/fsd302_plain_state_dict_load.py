@@ -4,6 +4,7 @@ from typing import Optional
 
 from astroid import nodes
 
+from fsdp_lint.analysis.conditions import mentions_rank
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.names import binding_of
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
@@ -78,6 +79,18 @@ class PlainStateDictLoad(Rule):
                 model.load_state_dict(sharded, assign=True)
             """
         ),
+        Valid(
+            """
+            import os
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            def load_shards(model, directory, rank):
+                fully_shard(model)
+                path = os.path.join(directory, f"model_rank{rank}.bin")   # this rank's own shards
+                model.load_state_dict(torch.load(path))
+            """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -137,7 +150,7 @@ def _plain_source(expr: nodes.NodeNG, flow: Flow, depth: int) -> Optional[str]:
     if isinstance(expr, nodes.Call):
         qname = flow.qualified_name(expr.func)
         if qname in PLAIN_LOADERS:
-            if any("rank" in arg.as_string().lower() for arg in expr.args[:1]):
+            if any(mentions_rank(arg) for arg in expr.args[:1]):
                 return None
             return qname
         return None

@@ -102,6 +102,21 @@ def _derived_from_rank(name: nodes.Name, depth: int) -> bool:
     return _is_rank_value(value, depth + 1)
 
 
+def mentions_rank(expr: nodes.NodeNG) -> bool:
+    """Whether an expression (a checkpoint's file name) is built from the rank: its own text, or
+    that of the one assignment binding the name it reads (`path = f"model_rank{rank}.pt"`)."""
+    for _ in range(_MAX_DEPTH):
+        if "rank" in expr.as_string().lower():
+            return True
+        if not isinstance(expr, nodes.Name):
+            return False
+        binding = binding_of(expr, expr.name)
+        if not isinstance(binding, nodes.AssignName) or not isinstance(binding.parent, nodes.Assign):
+            return False
+        expr = binding.parent.value
+    return False
+
+
 def rank_only_branch(flow: "Flow") -> Optional[nodes.NodeNG]:
     """The innermost enclosing test (or decorator) that only some ranks pass, if any."""
     for test, taken in reversed(flow.conditions):
