@@ -163,7 +163,9 @@ class Flow:
         self._generations: Dict[str, int] = {}
         self._versions: Dict[str, int] = {}
         self._candidates: Dict[int, OptimizerBuilt] = {}
-        self._adopted: Dict[Tuple[Root, AttrPath], Value] = {}  # attributes as the context gave them  # unknown calls over parameters: optimizers once stepped
+        self._adopted: Dict[Tuple[Root, AttrPath], Value] = {}  # attributes as the context gave them
+        self._attr_version = 0  # bumped at every change of attr_env: keys the index below
+        self._holders: Tuple[int, Dict[Root, List[Tuple[Tuple[Root, AttrPath], Obj]]]] = (-1, {})  # unknown calls over parameters: optimizers once stepped
         self.self_root: Optional[Root] = None
         self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
@@ -266,6 +268,19 @@ class Flow:
             for name in self.names_of(inner, at)
         )
 
+    def _holders_of(self, root: Root) -> List[Tuple[Tuple[Root, AttrPath], Obj]]:
+        """The attributes that hold an object of `root`: an index of `attr_env` by the roots of
+        its values, rebuilt only when `attr_env` changed."""
+        version, index = self._holders
+        if version != self._attr_version:
+            index = {}
+            for key, value in self.attr_env.items():
+                for option in options_of(value):
+                    if isinstance(option, Obj):
+                        index.setdefault(option.root, []).append((key, option))
+            self._holders = (self._attr_version, index)
+        return index.get(root, [])
+
     def names_of(self, obj: Obj, at: Optional[int] = None) -> List[Obj]:
         """`obj` and the paths it is reachable by through stored attributes: an object stored as
         `model.layers` is also `model.layers` (a few steps up, the first few paths)."""
@@ -273,15 +288,14 @@ class Flow:
         index = 0
         while index < len(found) and len(found) < 16:
             current = found[index]
-            for key, value in self.attr_env.items():
+            for key, option in self._holders_of(current.root):
                 if at is not None and self._stored_at.get(key, 0) > at:
                     continue
                 owner, attrs = key
-                for option in options_of(value):
-                    if isinstance(option, Obj) and option.root == current.root and option.attrs == current.attrs[: len(option.attrs)]:
-                        name = Obj(owner, attrs + current.attrs[len(option.attrs):])
-                        if name not in found:
-                            found.append(name)
+                if option.attrs == current.attrs[: len(option.attrs)]:
+                    name = Obj(owner, attrs + current.attrs[len(option.attrs):])
+                    if name not in found:
+                        found.append(name)
             index += 1
         return found
 
@@ -386,6 +400,7 @@ class Flow:
         for attrs, value in facts.attrs:
             self.attr_env[(root, attrs)] = value
             self._adopted[(root, attrs)] = value
+            self._attr_version += 1
         return Obj(root, cls=facts.cls)
 
     def _inherit_globals(self) -> None:
@@ -446,6 +461,7 @@ class Flow:
                 if assigned is not None and known_apis.is_parameter_call(assigned, self.qualified_name):
                     self._replaced(owner, target)
                 self.attr_env[(owner.root, owner.attrs + (target.attrname,))] = value
+                self._attr_version += 1
                 self._stored_at[(owner.root, owner.attrs + (target.attrname,))] = self._seq + 1
                 if owner.root == self.self_root or not self.is_local(owner.root):
                     self.project.add_attr_value(owner.root, owner.attrs + (target.attrname,), value)
@@ -481,6 +497,7 @@ class Flow:
 
     def _restore(self, state: _State) -> None:
         self.env, self.attr_env, self.path = dict(state.env), dict(state.attr_env), state.path
+        self._attr_version += 1
 
     def _join(self, states: List[Optional[_State]]) -> None:
         """The state where arms meet; an arm that never falls through (None) adds nothing."""
@@ -492,6 +509,7 @@ class Flow:
             return
         self.env = _join_maps([s.env for s in live])
         self.attr_env = _join_maps([s.attr_env for s in live])
+        self._attr_version += 1
         path = live[0].path
         for state in live[1:]:
             path = paths.join(path, state.path)
@@ -860,6 +878,7 @@ class Flow:
             fields = self.project.record_fields(qname)
             for name, value in list(zip(fields, args)) + [(k, v) for k, v in keywords.items() if k in fields]:
                 self.attr_env[(obj.root, (name,))] = value
+                self._attr_version += 1
                 self._store(value)
         return obj
 
@@ -1128,6 +1147,7 @@ class Flow:
             for target in mapper.objs(owner):
                 if target.attrs:
                     self.attr_env[(target.root, target.attrs)] = mapper.value(value, node)
+                    self._attr_version += 1
                     self._stored_at[(target.root, target.attrs)] = seq
         for root in summary.meta_roots:
             for mapped_root in mapper.objs(Obj(root)):
