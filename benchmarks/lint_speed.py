@@ -46,6 +46,10 @@ def torch_tree() -> str:
     return list(spec.submodule_search_locations)[0]
 
 
+def python_files(tree: str) -> int:
+    return sum(1 for _, _, names in os.walk(tree) for name in names if name.endswith((".py", ".pyi")))
+
+
 def run(name: str, command: Sequence[str], cwd: str, sample_memory: bool = False) -> Measure:
     start = time.perf_counter()
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
@@ -118,7 +122,7 @@ def main(argv: Sequence[str] = ()) -> int:
     if ruff is None:
         raise SystemExit("ruff is not installed (pip install ruff)")
     workdir = tempfile.mkdtemp(prefix="lint-speed-")
-    files = sum(1 for _, _, names in os.walk(tree) for name in names if name.endswith((".py", ".pyi")))
+    files = python_files(tree)
     print(f"tree: {tree} ({files} Python files), {os.cpu_count()} cores, fsdp-lint --jobs {args.jobs}")
     lint = [sys.executable, "-m", "fsdp_lint", "check", tree, "--format", "json", "--jobs", str(args.jobs)]
     ruff_command = [ruff, "check", "--no-cache", "--select", "E9,F", "--exit-zero", "--quiet", tree]
