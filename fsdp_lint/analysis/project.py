@@ -98,6 +98,7 @@ class Project:
         self._in_progress: List[Tuple[str, Context]] = []
         self._provisional: Set[Tuple[str, Context]] = set()
         self._recursed: Set[Tuple[str, Context]] = set()
+        self._this_round: Dict[Tuple[str, Context], Summary] = {}
         self.called: Set[str] = set()  # functions some walk of the tree called (the rest are entry points)
         self._module_events: Dict[str, List[ShardEvent]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
@@ -121,7 +122,7 @@ class Project:
         is walked again until its summary stops changing (Pysa's strongly-connected-component
         fixpoint); summaries computed from a round that was not final are not kept."""
         key = (scope_key(func), context)
-        done = self._summaries.get(key)
+        done = self._summaries.get(key) or self._this_round.get(key)
         if done is not None:
             return done
         if key in self._in_progress:
@@ -134,6 +135,7 @@ class Project:
         self._in_progress.append(key)
         try:
             for _ in range(_MAX_ROUNDS):
+                self._this_round.clear()  # what the last round computed from its approximations
                 self._recursed.discard(key)
                 flow = Flow(self, func, context=context, origins=origins).run()
                 summary = flow.summary()
@@ -147,6 +149,7 @@ class Project:
         self.record(flow)
         if key in self._provisional:
             self._provisional.discard(key)
+            self._this_round[key] = summary  # valid until a cycle's head starts another round
         else:
             self._summaries[key] = summary
         return summary
