@@ -91,7 +91,6 @@ class Summary:
     """What a call of a function does, in terms of its parameters (for one context)."""
 
     key: str
-    param_names: List[str]
     param_roots: Dict[str, Root]
     self_root: Optional[Root]
     events: List[ShardEvent] = field(default_factory=list)

@@ -169,7 +169,6 @@ class Flow:
         self.self_root: Optional[Root] = None
         self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
-        self.param_names: List[str] = []
         self.known_params: Set[Root] = set()  # parameters the calling context says something about
         if isinstance(scope, nodes.FunctionDef):
             self._bind_parameters(scope)
@@ -197,7 +196,7 @@ class Flow:
         returned = either(self.returns) if self.returns else UNKNOWN
         meta = {root for root in self.meta_roots if root[0] == self.key and root not in self.param_roots.values()}
         return Summary(
-            self.key, self.param_names, self.param_roots, self.self_root, own_events, list(self.replacements),
+            self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, meta, [built.optimizer for built in self.optimizers],
         )
 
@@ -372,7 +371,6 @@ class Flow:
             else:
                 root = (self.key, arg.name, 0)
                 self.param_roots[arg.name] = root
-            self.param_names.append(arg.name)
             facts = self.context.of(arg.name)
             self.env[arg.name] = self._adopt(arg.name, root, facts)
         for extra in (args.vararg, args.kwarg):
@@ -960,7 +958,8 @@ class Flow:
         return result
 
     def _bound_arguments(self, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Dict[str, Value]:
-        """Parameter name -> argument value, as Python binds them (defaults left out: unknown)."""
+        """Parameter name -> argument value, as Python binds them; a default counts when it is a
+        name or a constant (other defaults, and `*args`/`**kwargs`, stay unknown)."""
         arguments = func.args
         positional = [a.name for a in list(arguments.posonlyargs or []) + list(arguments.args or [])]
         is_method = isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func)
@@ -994,7 +993,7 @@ class Flow:
         for name in sorted(bound):
             value = bound[name]
             if isinstance(value, Obj):
-                reads = self.project.self_reads(func) if name == _first_param(func) and _param_root(func, name)[1] == "self" else None
+                reads = self.project.self_reads(func) if is_instance_method(func) and name == _first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
                 params.append((name, facts))
                 if origin is not None:
@@ -1297,9 +1296,14 @@ def _first_param(func: nodes.FunctionDef) -> Optional[str]:
     return positional[0].name if positional else None
 
 
+def is_instance_method(func: nodes.FunctionDef) -> bool:
+    """A method whose first parameter is the object it is called on."""
+    return isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and not _is_classmethod(func) and _first_param(func) is not None
+
+
 def _param_root(func: nodes.FunctionDef, name: str) -> Root:
     """The root a parameter is bound to in `func`'s walks: `self` is the class's object."""
-    if isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and not _is_classmethod(func) and name == _first_param(func):
+    if is_instance_method(func) and name == _first_param(func):
         return (scope_key(func.parent), "self", 0)
     return (scope_key(func), name, 0)
 

@@ -11,7 +11,7 @@ from astroid import nodes
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
-from fsdp_lint.analysis.flow import Flow, scope_key
+from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Deferred, Obj, Optimizer, Root, Value, path_covers, related_objects
 
@@ -202,10 +202,8 @@ class Project:
             if ":" not in event.target.root[0]
         )
         found: Tuple[Context, Dict[str, Origin]] = (Context((), globals_), {})
-        cls = func.parent if isinstance(func.parent, nodes.ClassDef) else None
-        decorators = {getattr(d, "name", getattr(d, "attrname", "")) for d in (func.decorators.nodes if func.decorators else [])}
-        if cls is not None and (func.args.posonlyargs or func.args.args) and not {"staticmethod", "classmethod"} & decorators:
-            context, origins = self._driven(cls, func)
+        if is_instance_method(func):
+            context, origins = self._driven(func.parent, func)
             found = (Context(context.params, globals_ | context.globals), origins)
         self._entry_contexts[key] = found
         return found
@@ -704,11 +702,6 @@ def _self_path(expr: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
     if isinstance(expr, nodes.Name) and expr.name == "self" and attrs:
         return tuple(reversed(attrs))
     return None
-
-
-def _first_name(func: nodes.FunctionDef) -> str:
-    positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
-    return positional[0].name if positional else "self"
 
 
 def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:
