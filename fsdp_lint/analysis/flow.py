@@ -758,8 +758,6 @@ class Flow:
             if attr == "forward":
                 return BoundMethod(base, "forward")
             return base.child(attr)
-        if isinstance(base, Container) and base.keys is None and not base.items:
-            return UNKNOWN
         return UNKNOWN
 
     def _call(self, node: nodes.Call) -> Value:
