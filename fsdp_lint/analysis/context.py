@@ -100,6 +100,7 @@ class Summary:
     attr_writes: List[Tuple[Obj, Value]] = field(default_factory=list)
     meta_roots: Set[Root] = field(default_factory=set)
     optimizers: List[Optimizer] = field(default_factory=list)  # built by the call, kept or returned
+    deferred: FrozenSet[str] = frozenset()  # modules it or its callees called into unentered (`Project.enter`)
 
     def signature(self) -> tuple:
         """What callers see of it, comparable across iterations of a recursive fixpoint."""

@@ -158,6 +158,11 @@ class Flow:
         self.classes: Dict[Root, str] = {}
         self.meta_roots: Set[Root] = set()
         self.stored: Set[Root] = set()
+        # The modules whose code this walk could not enter (deferred calls, its own and its
+        # callees'), and the functions of the tree it called: what the walk's validity and the
+        # tree's entry points depend on (`Project.enter`, `Project.is_entry`).
+        self.deferred: Set[str] = set()
+        self.calls: Set[str] = set()
         self._seq = 0
         self._meta_depth = 0
         self._generations: Dict[str, int] = {}
@@ -198,6 +203,7 @@ class Flow:
         return Summary(
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, meta, [built.optimizer for built in self.optimizers],
+            frozenset(self.deferred),
         )
 
     # ---- queries for rules ------------------------------------------------------------------------
@@ -950,6 +956,7 @@ class Flow:
         self._escape(args, keywords)
         if receiver is not None:
             self.escaped.add(receiver.root)
+        self.deferred.add(module)
         result = self._materialise(Fresh(None), f"<call {node.lineno}:{node.col_offset}>")
         assert isinstance(result, Obj)
         self.project.defer(module, list(args) + list(keywords.values()) + ([receiver] if receiver is not None else []), result.root)
@@ -1112,8 +1119,10 @@ class Flow:
         context, origins = self._context_for(func, bound, node)
         context = self.project.widen(func, context)
         if func is not self.scope:
-            self.project.called.add(scope_key(func))
+            self.calls.add(scope_key(func))
         summary = self.project.summary(func, context, origins)
+        if summary is not None:
+            self.deferred |= summary.deferred
         if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH:
             self.listener.on_callee(self, node, func, context, origins)
         if summary is None:

@@ -100,6 +100,8 @@ class Project:
         self._recursed: Set[Tuple[str, Context]] = set()
         self._this_round: Dict[Tuple[str, Context], Summary] = {}
         self.called: Set[str] = set()  # functions some walk of the tree called (the rest are entry points)
+        self._walks: Dict[Tuple[str, Context], Tuple[FrozenSet[str], FrozenSet[str]]] = {}  # (deferred, calls) by walk
+        self._module_walks: Set[Tuple[str, Context]] = set()
         self._module_events: Dict[str, List[ShardEvent]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
@@ -176,10 +178,36 @@ class Project:
     def record(self, flow: Flow) -> None:
         own = [event for event in flow.events if not event.inherited]
         self._scope_events[flow.key] = own
+        walk = (flow.key, flow.context)
         if flow.scope is flow.scope.root():
             self._module_events[flow.key] = own
+            self._module_walks.add(walk)
         for event in own:
-            self._root_events.setdefault(event.target.root, []).append(event.target)
+            targets = self._root_events.setdefault(event.target.root, [])
+            if event.target not in targets:
+                targets.append(event.target)
+        self._walks[walk] = (frozenset(flow.deferred), frozenset(flow.calls))
+        self.called |= flow.calls
+
+    def enter(self, entered: FrozenSet[str]) -> None:
+        """Enter more modules for the next round of the facts. A walk stays valid unless it
+        deferred a call into one of them (itself or through a callee: `Flow.deferred`), so its
+        summary is kept and only the rest is walked again, as mypy's and Pysa's dependency
+        tracking re-analyse only what a change reaches. Top levels are walked again (they give
+        the entry contexts). What the dropped walks recorded for `demanded_modules` stays: more
+        modules are entered than needed, never fewer."""
+        assert self.entered is not None and entered >= self.entered
+        new = entered - self.entered
+        self.entered = entered
+        stale = {walk for walk, (deferred, _) in self._walks.items() if deferred & new} | self._module_walks
+        for walk in stale:
+            self._walks.pop(walk, None)
+            self._summaries.pop(walk, None)
+        self._module_walks.clear()
+        self._this_round.clear()
+        self._entry_contexts.clear()
+        self.called = set().union(*(calls for _, calls in self._walks.values()))
+        self._contexts.clear()  # `widen` counts afresh, as in a first round
 
     def is_entry(self, func: nodes.FunctionDef) -> bool:
         """Whether no walk of the tree calls `func`: it is analysed on its own, in the context

@@ -173,15 +173,19 @@ def analyse_tree(
     demanded: Set[str] = set()
     project: Optional[Project] = None
     collected: Set[str] = set()
+    findings = Findings()
     while True:
         for path in sorted(relevant):
             state.parse(path)
         analysed = sorted(relevant & set(state.parsed))
         entered = frozenset(tree.names[path] for path in analysed) | demanded if use_prefilter else None
-        if project is None or entered != project.entered:
-            # Newly entered code changes the summaries already applied: start the facts again.
+        if project is None:
             trees = [file.tree for file in state.parsed.values()]
             project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis, memo=state.memo)
+        elif entered != project.entered:
+            # Newly entered code changes the summaries that deferred calls into it: walk again.
+            assert entered is not None
+            project.enter(entered)
             findings = Findings()
             collected = set()
         fresh = [path for path in analysed if path not in collected]
