@@ -3,29 +3,46 @@
 On the torch tree (`lint_speed.py`) almost every file is skipped unparsed; in the code bases
 fsdp-lint is for, most files matter, so these trees show what the analysis itself costs. Each
 round runs, tree by tree: ruff, fsdp-lint without a cache (*cold*), fsdp-lint filling a cache
-directory made for the round, and fsdp-lint again from it (*warm*), every command a fresh process.
-Several `--fsdp-lint` commands (another checkout of the linter, say) take turns in the same rounds,
-so they share the machine's load. Memory is sampled in one extra round, as in `lint_speed.py`.
+directory made for the round, fsdp-lint again from it (*warm*), and fsdp-lint from it once more
+after one FSDP2 file of the tree was edited (*edit*: a comment and `_fsdp_lint_bench = 0`
+appended to a file that calls `fully_shard`, `EDITED` below, restored right after), every command
+a fresh process. Several `--fsdp-lint` commands (another checkout of the linter, say) take turns
+in the same rounds, so they share the machine's load. Every run's maximum resident set comes from
+`wait4`; the PSS of the process tree is sampled in one extra round, as in `lint_speed.py`.
 
     python benchmarks/dense_trees.py /tmp/dense/torchtitan /tmp/dense/verl [--repeat 3]
     python benchmarks/dense_trees.py TREE... --fsdp-lint "after: fsdp-lint" \\
         --fsdp-lint "before: env PYTHONPATH=/tmp/linter_before python -m fsdp_lint.frontends.cli"
+    python benchmarks/dense_trees.py /tmp/other --edit other=pkg/parallel.py
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shlex
 import shutil
 import statistics
 import sys
 import tempfile
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from lint_speed import Measure, findings, python_files, run
 
-COLD, FILL, WARM = "cold", "fill", "warm"
+COLD, FILL, WARM, EDIT = "cold", "fill", "warm", "edit"
+
+# The FSDP2 file edited in each tree (by the tree's directory name): one that calls `fully_shard`
+# and that the rest of the tree imports, so an edit there reaches the most of the analysis.
+EDITED = {
+    "torchtitan": "torchtitan/distributed/fsdp.py",
+    "verl": "verl/utils/fsdp_utils.py",
+    "accelerate": "src/accelerate/utils/fsdp_utils.py",
+    "torchtune": "torchtune/training/_distributed.py",
+}
+# Appended at the end of the file: a new line that changes none of the findings (the cold run's
+# must come back), but the file's bytes, so a cache cannot answer the whole run unchanged.
+EDIT_TEXT = b"\n# fsdp-lint benchmark: an edit\n_fsdp_lint_bench = 0\n"
 
 
 def linters(specs: Sequence[str]) -> List[Tuple[str, List[str]]]:
@@ -40,21 +57,58 @@ def linters(specs: Sequence[str]) -> List[Tuple[str, List[str]]]:
 
 
 def measure_round(
-    tree: str, lint: List[Tuple[str, List[str]]], ruff: List[str], workdir: str, sample: bool
+    tree: str, lint: List[Tuple[str, List[str]]], ruff: List[str], workdir: str, sample: bool, edited: Optional[str]
 ) -> Dict[str, Measure]:
-    """One round on one tree. The warm run's findings must equal both cold runs': a cache that
-    answers differently is not fast, it is wrong."""
+    """One round on one tree. The warm and edit runs' findings must equal the cold run's: a cache
+    that answers differently is not fast, it is wrong."""
     measured = {"ruff": run("ruff", ruff + [tree], workdir, sample)}
     for label, command in lint:
         base = command + [tree, "--isolated", "--format", "json"]
         cache = tempfile.mkdtemp(prefix="cache-", dir=workdir)
         for kind, extra in ((COLD, ["--no-cache"]), (FILL, ["--cache-dir", cache]), (WARM, ["--cache-dir", cache])):
             measured[f"{label} {kind}"] = run(f"{label} {kind} {tree}", base + extra, workdir, sample)
+        if edited is not None:
+            with appended(os.path.join(tree, edited), EDIT_TEXT):
+                measured[f"{label} {EDIT}"] = run(f"{label} {EDIT} {tree}", base + ["--cache-dir", cache], workdir, sample)
         cold = findings(measured[f"{label} {COLD}"])
-        if not cold == findings(measured[f"{label} {FILL}"]) == findings(measured[f"{label} {WARM}"]):
-            raise SystemExit(f"{label} on {tree}: the warm run's findings differ from the cold run's")
+        for kind in (FILL, WARM, EDIT):
+            if f"{label} {kind}" in measured and findings(measured[f"{label} {kind}"]) != cold:
+                raise SystemExit(f"{label} on {tree}: the {kind} run's findings differ from the cold run's")
         shutil.rmtree(cache, ignore_errors=True)
     return measured
+
+
+@contextlib.contextmanager
+def appended(path: str, text: bytes) -> Iterator[None]:
+    """`path` with `text` at its end, restored to its bytes and its modification time after (the
+    tree stays a faithful checkout, whatever interrupts the run)."""
+    with open(path, "rb") as handle:
+        original = handle.read()
+    status = os.stat(path)
+    try:
+        with open(path, "wb") as handle:
+            handle.write(original + (b"" if original.endswith(b"\n") or not original else b"\n") + text)
+        yield
+    finally:
+        with open(path, "wb") as handle:
+            handle.write(original)
+        os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+
+
+def edited_files(trees: Sequence[str], overrides: Sequence[str]) -> Dict[str, Optional[str]]:
+    """The file each tree's edit scenario appends to (`EDITED`, or `--edit NAME=PATH`); None: no
+    edit scenario for that tree."""
+    chosen = dict(EDITED)
+    for override in overrides:
+        name, sep, path = override.partition("=")
+        if not sep:
+            raise SystemExit(f"--edit {override}: expected NAME=PATH")
+        chosen[name] = path
+    files = {tree: chosen.get(os.path.basename(tree)) for tree in trees}
+    for tree, path in files.items():
+        if path is not None and not os.path.isfile(os.path.join(tree, path)):
+            raise SystemExit(f"{tree}: the file to edit, {path}, is not there")
+    return files
 
 
 def main(argv: Sequence[str] = ()) -> int:
@@ -65,6 +119,10 @@ def main(argv: Sequence[str] = ()) -> int:
         "--fsdp-lint", action="append", dest="lint", metavar="[LABEL: ]CMD",
         help="command that runs fsdp-lint (repeatable; default: fsdp-lint)",
     )
+    parser.add_argument(
+        "--edit", action="append", default=[], metavar="NAME=PATH",
+        help="the file of tree NAME (its directory's name) that the edit scenario appends to, relative to the tree",
+    )
     args = parser.parse_args(list(argv) or None)
     ruff = shutil.which("ruff")
     if ruff is None:
@@ -72,13 +130,14 @@ def main(argv: Sequence[str] = ()) -> int:
     ruff_command = [ruff, "check", "--isolated", "--no-cache", "--select", "E9,F", "--exit-zero", "--quiet"]
     lint = linters(args.lint or ["fsdp-lint"])
     trees = [os.path.abspath(tree) for tree in args.trees]
+    edited = edited_files(trees, args.edit)
     workdir = tempfile.mkdtemp(prefix="dense-trees-")
     times: Dict[str, List[Dict[str, Measure]]] = {tree: [] for tree in trees}
     memory: Dict[str, Dict[str, Measure]] = {}
     try:
         for attempt in range(args.repeat + 1):  # the last round samples memory
             for tree in trees:
-                measured = measure_round(tree, lint, ruff_command, workdir, sample=attempt == args.repeat)
+                measured = measure_round(tree, lint, ruff_command, workdir, attempt == args.repeat, edited[tree])
                 if attempt < args.repeat:
                     times[tree].append(measured)
                 else:
@@ -86,9 +145,10 @@ def main(argv: Sequence[str] = ()) -> int:
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print(f"{os.cpu_count()} cores, median of {args.repeat}; x = wall / ruff's wall in the same rounds")
+    print("max RSS: the largest resident set of one process of the run (cold/warm/edit, the most over the rounds)")
     print(
         f"{'tree':<14} {'files':>5} {'ruff s':>7} {'linter':<10} {'cold s':>7} {'x':>6}"
-        f" {'warm s':>7} {'x':>5} {'peak MB':>7} {'findings':>8}"
+        f" {'warm s':>7} {'x':>5} {'peak MB':>7} {'findings':>8} {'edit s':>7} {'x':>5} {'max RSS MB':>14}"
     )
     for tree in trees:
         median = {name: statistics.median(r[name].wall for r in times[tree]) for name in times[tree][0]}
@@ -97,9 +157,15 @@ def main(argv: Sequence[str] = ()) -> int:
             cold, warm = median[f"{label} {COLD}"], median[f"{label} {WARM}"]
             peak = max(memory[tree][f"{label} {kind}"].peak_mb for kind in (COLD, FILL, WARM))
             count = len(findings(times[tree][0][f"{label} {COLD}"]))
+            edit = median.get(f"{label} {EDIT}")
+            edit_columns = f"{edit:>7.2f} {edit / median['ruff']:>5.1f}" if edit is not None else f"{'-':>7} {'-':>5}"
+            rss = "/".join(
+                f"{max(r[f'{label} {kind}'].max_rss_mb for r in times[tree]):.0f}" if f"{label} {kind}" in median else "-"
+                for kind in (COLD, WARM, EDIT)
+            )
             print(
                 f"{head} {label:<10} {cold:>7.2f} {cold / median['ruff']:>6.1f} {warm:>7.2f}"
-                f" {warm / median['ruff']:>5.1f} {peak:>7.0f} {count:>8}"
+                f" {warm / median['ruff']:>5.1f} {peak:>7.0f} {count:>8} {edit_columns} {rss:>14}"
             )
             head = " " * len(head)
     return 0
