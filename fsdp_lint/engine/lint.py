@@ -171,10 +171,10 @@ def _scan(tree: SourceTree, config: RuleConfig, jobs: int, hashes: Optional[Dict
     """Fill `tree.scans` with each file's byte scan, on every core for a large tree; and `hashes`,
     when given, with each file's content hash for the cache (in the same pass, as it reads the
     same bytes). Returns the crashes the scan survived."""
-    from fsdp_lint.engine.cache import content_hash
-
     scan = scanner(tree, config)
     paths = sorted(tree.data)
+    if hashes is not None:  # imported here: a run without a cache (the flake8 plugin's) never hashes
+        from fsdp_lint.engine.cache import content_hash
 
     def scan_and_hash(path: str) -> Tuple[bytes, Tuple[FileScan, Tuple[InternalError, ...]]]:
         return (content_hash(tree.data[path]) if hashes is not None else b""), scan(path)

@@ -53,7 +53,7 @@ class FileScan:
     imports: Tuple[Tuple[str, Imported], ...]
     reexported: FrozenSet[str]  # the names it binds by importing a sharding name (`as` aliases too)
     uses_sharding_name: bool  # uses `fully_shard`, or a name it binds to it, in code
-    mentioned: bool  # mentions a name of `mentioned_names`, and the screen let it through
+    mentioned: bool  # mentions a name of `mentioned_names`, and the screen let it through or it uses a sharding name
 
 
 def scan_file(
@@ -68,7 +68,9 @@ def scan_file(
     `torch.distributed.checkpoint`) keep a file that mentions one anywhere, even in a comment or a
     string, or imports it (`from torch.distributed import checkpoint`): for rules that fire on a
     call itself, not on a sharded model, so the file alone decides (they export nothing to their
-    importers). `screen(data, names)`, when given, has the last word on such a file."""
+    importers). `screen(data, names)`, when given, has the last word on such a file, unless the
+    file uses a sharding name: it is analysed anyway, and the screen (a stdlib parse and a walk
+    per rule) costs as much as parsing it with astroid."""
     imports = tuple(_imports_of(data, module, _is_package(path))) if b"import" in data else ()
     mentions = {name for name in mentioned_names if _mentions(data, name)}
     for name in mentioned_names - mentions:
@@ -87,7 +89,7 @@ def scan_file(
         )
         visible = sharding_names | reexported
         uses = _spells_word(data, visible) and _uses_any(_code_only(data), visible, sharding_names)
-    kept = bool(mentions) and (screen is None or screen(data, frozenset(mentions)))
+    kept = bool(mentions) and (uses or screen is None or screen(data, frozenset(mentions)))
     return FileScan(imports, reexported, uses, kept)
 
 
