@@ -14,9 +14,6 @@ FSDP1_CLASSES = (
     "torch.distributed.fsdp.FullyShardedDataParallel",
     "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
 )
-SHARDED_GRAD_SCALER = frozenset(
-    {"torch.distributed.fsdp.sharded_grad_scaler.ShardedGradScaler", "torch.distributed.fsdp.ShardedGradScaler"}
-)
 # FSDP1 instance methods, and what replaces each with fully_shard.
 METHODS = {
     "no_sync": "call `model.set_requires_gradient_sync(False)` for the micro-batches that must not sync, and `True` before the last one",
@@ -41,8 +38,9 @@ class Fsdp1Api(Rule):
     Reports, on a module that `fully_shard` sharded (or one that holds sharded submodules):
     `model.no_sync()`, `model.summon_full_params(...)`, `model.clip_grad_norm_(...)`,
     `FSDP.summon_full_params(model)`, `FSDP.state_dict_type(model, ...)`,
-    `FSDP.optim_state_dict(model, ...)`, `model._handle`, and `ShardedGradScaler` built next to
-    FSDP2 sharding. Code under a test that tells FSDP1 from FSDP2 (`isinstance(m, FSDP)`,
+    `FSDP.optim_state_dict(model, ...)` and `model._handle`. `ShardedGradScaler` is not reported:
+    in torch 2.13 it works with FSDP2 as `torch.amp.GradScaler` does (both skip the step on every
+    rank when one rank's shard of a gradient overflows; `tests/runtime/test_grad_scalers.py`). Code under a test that tells FSDP1 from FSDP2 (`isinstance(m, FSDP)`,
     `fsdp_version(m) == 1`, `self.is_fsdp2`, `hasattr(m, "no_sync")`) is not reported.
 
     `--fix` rewrites a simple `with model.no_sync():` block into
@@ -110,19 +108,32 @@ class Fsdp1Api(Rule):
                 pass
             """
         ),
+        Valid(
+            """
+            import torch
+            from torch.distributed.fsdp import fully_shard
+            from torch.distributed.fsdp.sharded_grad_scaler import ShardedGradScaler
+
+            def train(model, optimizer, batches):
+                fully_shard(model)
+                scaler = ShardedGradScaler()   # works with fully_shard modules too
+                for batch in batches:
+                    scaler.scale(model(batch).sum()).backward()
+                    scaler.step(optimizer)
+                    scaler.update()
+            """
+        ),
     ]
     INVALID = [
         Invalid(
             """
             import torch
             from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, StateDictType, fully_shard
-            from torch.distributed.fsdp.sharded_grad_scaler import ShardedGradScaler
 
             def train(model, batches):
                 for layer in model.layers:
                     fully_shard(layer)
                 fully_shard(model)
-                scaler = ShardedGradScaler()                                     # expect: FSD203
                 for batch in batches:
                     with model.no_sync():                                        # expect: FSD203
                         model(batch).sum().backward()
@@ -134,13 +145,11 @@ class Fsdp1Api(Rule):
             fixed="""
             import torch
             from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, StateDictType, fully_shard
-            from torch.distributed.fsdp.sharded_grad_scaler import ShardedGradScaler
 
             def train(model, batches):
                 for layer in model.layers:
                     fully_shard(layer)
                 fully_shard(model)
-                scaler = ShardedGradScaler()                                     # expect: FSD203
                 for batch in batches:
                     model.set_requires_gradient_sync(False)
                     try:                                        # expect: FSD203
@@ -265,11 +274,6 @@ def _fsdp1_call(node: nodes.Call, flow: Flow) -> Optional[Tuple[str, str, str]]:
     """(what is called, on which sharded module, the FSDP2 replacement) for an FSDP1 call."""
     func = node.func
     qname = flow.qualified_name(func)
-    if qname in SHARDED_GRAD_SCALER:
-        sharded = next((e.target for e in flow.events), None)
-        if sharded is None:
-            return None
-        return "`ShardedGradScaler`", sharded.display, "use `torch.amp.GradScaler`: it handles the DTensor gradients of fully_shard modules"
     if not isinstance(func, nodes.Attribute):
         return None
     owner, _, method = (qname or "").rpartition(".")
