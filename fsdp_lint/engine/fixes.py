@@ -63,6 +63,12 @@ class FixRun:
         return [v for fix in self.fixes for v in fix.violations]
 
 
+def physical_lines(text: str) -> List[str]:
+    """The lines of `text` as tokenize numbers them, each with its line ending (str.splitlines
+    would also split at form feeds and other separators that do not end a Python line)."""
+    return _LINE.findall(text)
+
+
 def apply_edits(text: str, edits: Sequence[Edit]) -> Tuple[str, List[Edit]]:
     """Apply the non-overlapping edits (1-based lines, 1-based character columns); return the new
     text and the edits applied. An edit that overlaps an earlier one is left out."""

@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import tokenize
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Dict, List, Sequence, Set
+from typing import AbstractSet, Dict, List, Mapping, Sequence, Set
 
 from fsdp_lint.engine import noqa
+from fsdp_lint.engine.fixes import physical_lines
 from fsdp_lint.violation import Violation
-
-# Physical lines as tokenize numbers them (str.splitlines would also split at form feeds and
-# other separators that do not end a Python line).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 @dataclass
@@ -54,36 +50,21 @@ def _add_to_file(path: str, wanted: Dict[int, Set[str]], refused: List[str]) -> 
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
         before = ast.dump(ast.parse(text))
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        changed = with_directives(text, wanted)
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError, tokenize.TokenError) as error:
         refused.append(f"{path}: cannot add `# noqa`: the file does not read or parse ({type(error).__name__})")
         return 0
-    blocked = _lines_that_cannot_end_in_a_comment(tokens)
-    comments = {token.start[0]: token for token in tokens if token.type == tokenize.COMMENT}
-    lines = _LINE.findall(text)
-    count = 0
-    for number in sorted(wanted):
-        if number in blocked or not 1 <= number <= len(lines):
-            refused.append(f"{path}:{number}: cannot add `# noqa: {', '.join(sorted(wanted[number]))}`: no comment can end this line")
-            continue
-        line = lines[number - 1]
-        body = line.rstrip("\r\n")
-        ending = line[len(body):]
-        codes = ", ".join(sorted(wanted[number]))
-        comment = comments.get(number)
-        match = noqa.NOQA.search(comment.string) if comment is not None else None
-        if comment is not None and match is not None and match.group("codes"):
-            at = comment.start[1] + match.end("codes")
-            body = f"{body[:at]}, {codes}{body[at:]}"
-        else:
-            body = f"{body.rstrip()}  # noqa: {codes}"
-        lines[number - 1] = body + ending
-        count += 1
-    if not count:
+    for number in sorted(set(wanted) - set(changed)):
+        refused.append(f"{path}:{number}: cannot add `# noqa: {', '.join(sorted(wanted[number]))}`: no comment can end this line")
+    if not changed:
         return 0
+    lines = physical_lines(text)
+    for number, body in changed.items():
+        line = lines[number - 1]
+        lines[number - 1] = body + line[len(line.rstrip("\r\n")):]
     fixed = "".join(lines)
     table = noqa.suppressions(fixed)
-    suppressed = all(noqa.is_suppressed(code, number, table) for number, codes in wanted.items() if number not in blocked for code in codes)
+    suppressed = all(noqa.is_suppressed(code, number, table) for number in changed for code in wanted[number])
     try:
         same = ast.dump(ast.parse(fixed)) == before
     except SyntaxError:
@@ -93,7 +74,33 @@ def _add_to_file(path: str, wanted: Dict[int, Set[str]], refused: List[str]) -> 
         return 0
     with open(path, "wb") as handle:
         handle.write(fixed.encode(encoding))
-    return count
+    return len(changed)
+
+
+def with_directives(text: str, wanted: Mapping[int, AbstractSet[str]]) -> Dict[int, str]:
+    """Each line of `text` (1-based) that can take `# noqa: CODES` for the codes `wanted` names,
+    as it reads with them, without its line ending: the codes go into the line's `# noqa:` comment
+    where it has one, else a directive goes at its end. A line no comment can end is left out.
+    `--add-noqa` and the language server's "Add `# noqa`" action both edit lines here. Raises
+    tokenize.TokenError or SyntaxError where `text` does not tokenize."""
+    tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    blocked = _lines_that_cannot_end_in_a_comment(tokens)
+    comments = {token.start[0]: token for token in tokens if token.type == tokenize.COMMENT}
+    lines = physical_lines(text)
+    changed: Dict[int, str] = {}
+    for number in sorted(wanted):
+        if number in blocked or not 1 <= number <= len(lines):
+            continue
+        body = lines[number - 1].rstrip("\r\n")
+        codes = ", ".join(sorted(wanted[number]))
+        comment = comments.get(number)
+        match = noqa.NOQA.search(comment.string) if comment is not None else None
+        if comment is not None and match is not None and match.group("codes"):
+            at = comment.start[1] + match.end("codes")
+            changed[number] = f"{body[:at]}, {codes}{body[at:]}"
+        else:
+            changed[number] = f"{body.rstrip()}  # noqa: {codes}"
+    return changed
 
 
 def _lines_that_cannot_end_in_a_comment(tokens: Sequence[tokenize.TokenInfo]) -> Set[int]:

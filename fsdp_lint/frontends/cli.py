@@ -5,6 +5,7 @@
     fsdp-lint - --stdin-filename PATH   lint stdin as the file PATH of its project (editors)
     fsdp-lint rule CODE           print a contract's documentation page
     fsdp-lint rules               list the catalogue
+    fsdp-lint server              the language server, on stdin and stdout (the `server` extra)
 """
 
 from __future__ import annotations
@@ -32,14 +33,16 @@ CACHE_NAME = ".fsdp_lint_cache"
 USAGE = """fsdp-lint [check] [OPTIONS] [PATH ...]
        fsdp-lint - --stdin-filename PATH [OPTIONS]
        fsdp-lint rule CODE
-       fsdp-lint rules"""
+       fsdp-lint rules
+       fsdp-lint server"""
 
 DESCRIPTION = """Find PyTorch FSDP2 (fully_shard) contract violations.
 
 commands:
   check [PATH ...]  lint files and directories (the default command; PATH defaults to .)
   rule CODE         print a rule's page: what it reports, why, an example, its options
-  rules             list every rule"""
+  rules             list every rule
+  server            run the language server on stdin and stdout (pip install "fsdp-lint[server]")"""
 
 EPILOG = """exit codes:
   0  no findings (or --exit-zero)
@@ -120,14 +123,6 @@ def _check_parser(out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> argpars
     return parser
 
 
-def _config_path(args: argparse.Namespace, located: Sequence[str]) -> Optional[str]:
-    from fsdp_lint.frontends import config
-
-    if args.isolated:
-        return None
-    return args.config or config.find(located)
-
-
 def _options(args: argparse.Namespace, settings: Config, located: Sequence[str]) -> LintOptions:
     """The run's options: each command-line flag replaces or extends its config key, as in ruff."""
     from fsdp_lint.frontends import config
@@ -195,8 +190,7 @@ def _check(argv: Sequence[str], out: TextIO, err: TextIO, stdin: Optional[Binary
     stdin_name = args.stdin_filename if args.paths == ["-"] else None
     located = [stdin_name] if stdin_name else ([] if args.paths == ["-"] else args.paths)
     try:
-        config_path = _config_path(args, located)
-        settings = config.load(config_path) if config_path else config.Config() if args.isolated else config.unconfigured(located)
+        settings = config.resolve(located, args.config, args.isolated)
     except config.ConfigError as error:
         err.write(f"fsdp-lint: error: {error}\n")
         return EXIT_ERROR
@@ -379,7 +373,24 @@ def _rules(argv: Sequence[str], out: TextIO, err: TextIO, stdin: Optional[Binary
     return EXIT_CLEAN
 
 
-COMMANDS = {"check": _check, "rule": _rule, "rules": _rules}
+def _server(argv: Sequence[str], out: TextIO, err: TextIO, stdin: Optional[BinaryIO] = None) -> int:
+    from fsdp_lint.frontends.server import INSTALL, missing_requirement
+
+    _Parser(
+        out=out, err=err, prog="fsdp-lint server",
+        description="Run the language server (LSP) on stdin and stdout: an editor starts it and shows the findings of each open file's whole project as you type.",
+    ).parse_args(argv)
+    missing = missing_requirement()
+    if missing is not None:
+        err.write(f"fsdp-lint: error: the language server needs the `server` extra ({missing}): {INSTALL}\n")
+        return EXIT_ERROR
+    from fsdp_lint.frontends.server.wiring import serve
+
+    serve()
+    return EXIT_CLEAN
+
+
+COMMANDS = {"check": _check, "rule": _rule, "rules": _rules, "server": _server}
 
 
 def main(

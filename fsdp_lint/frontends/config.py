@@ -195,6 +195,17 @@ def load(path: str) -> Config:
     )
 
 
+def resolve(paths: Sequence[str], explicit: Optional[str] = None, isolated: bool = False) -> Config:
+    """The settings that govern `paths`: the file `explicit` names (`--config`), else the nearest
+    `[tool.fsdp-lint]` above them, else the defaults with the project's Python; `isolated`, the
+    defaults alone. The CLI and the language server both start here, so that an editor shows for
+    a file what `fsdp-lint FILE` prints."""
+    if isolated:
+        return Config()
+    path = explicit or find(paths)
+    return load(path) if path else unconfigured(paths)
+
+
 def unconfigured(paths: Sequence[str]) -> Config:
     """The settings of a run that no `[tool.fsdp-lint]` table configures: the defaults, and the
     Python of the project the paths are in (the nearest pyproject.toml's `requires-python`)."""

@@ -12,6 +12,7 @@ from typing import Dict
 from fsdp_lint.catalogue import Entry, catalogue
 
 START, END = "<!-- rules-table:start -->", "<!-- rules-table:end -->"
+REPOSITORY = "https://github.com/fsdp-lint/fsdp-lint"
 _HEADING = re.compile(r"^## +(.+?)\s*$", re.M)
 
 
@@ -43,6 +44,16 @@ def rule_page(entry: Entry) -> str:
         lines += ["", "## Runtime twin", "`fsdp_lint.runtime.enable()` checks the same contract while training:", ""]
         lines.append(_HEADING.sub(r"### \1", entry.runtime.doc.strip()))
     return "\n".join(lines) + "\n"
+
+
+def documentation_url(entry: Entry) -> str:
+    """Where a code's page can be read online (SARIF's `helpUri`, the editor's link on a
+    diagnostic's code): the file whose docstring is the page `fsdp-lint rule CODE` prints, in the
+    repository, since no documentation site publishes the pages."""
+    documented = entry.static or entry.runtime
+    assert documented is not None
+    folder = "fsdp_lint" if entry.tool else "rules" if entry.static else "runtime_checks"
+    return f"{REPOSITORY}/blob/main/{folder}/{Path(documented.path).name}"
 
 
 def _options(code: str):

@@ -61,6 +61,7 @@ def test_wheel_has_the_license_and_the_metadata_of_a_published_package(dist):
         names = set(archive.namelist())
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "fsdp_lint/py.typed" in names and "fsdp_lint/rules/__init__.py" in names
+    assert "fsdp_lint/frontends/server/wiring.py" in names
     assert not any(n.startswith(("tests/", "rules/", "examples/")) for n in names)
     meta = _metadata(wheel)
     assert meta["License-Expression"] == "BSD-3-Clause" and meta["License-File"] == "LICENSE"
@@ -76,6 +77,8 @@ def test_wheel_has_the_license_and_the_metadata_of_a_published_package(dist):
     requires = meta.get_all("Requires-Dist")
     runtime = sorted(r.split(";")[0].strip() for r in requires if 'extra == "runtime"' in r)
     assert runtime == ["numpy", "torch>=2.6"]
+    server = sorted(r.split(";")[0].strip() for r in requires if 'extra == "server"' in r)
+    assert server == ["lsprotocol", "pygls>=2"]
     assert not any("==" in r.split(";")[0] for r in requires), "published requirements are ranges; pins go in constraints.txt"
 
 
@@ -97,6 +100,8 @@ def test_the_wheel_lints_in_a_fresh_environment_without_torch(dist, tmp_path):
     assert "train.py:9:7: FSD201" in run.stdout and run.stdout.rstrip().endswith("Found 4 findings (2 FSD201, 1 FSD202, 1 FSD301).\n[*] 2 fixable with the `--fix` option.")
     page = subprocess.run([str(venv / "bin" / "fsdp-lint"), "rule", "FSD108"], env=env, capture_output=True, text=True, timeout=300)
     assert page.returncode == 0 and page.stdout.startswith("# rank-divergent-sharding (FSD108)")  # a runtime-only page, read without torch
+    server = subprocess.run([str(venv / "bin" / "fsdp-lint"), "server"], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert server.returncode == 2 and 'pip install "fsdp-lint[server]"' in server.stderr, server.stderr  # the lean install has no pygls
 
 
 def _sh_commands(section: str) -> list:

@@ -17,12 +17,12 @@ from urllib.parse import quote
 
 from fsdp_lint import __version__
 from fsdp_lint.catalogue import Entry, catalogue
-from fsdp_lint.frontends.docs import why
+from fsdp_lint.frontends.docs import REPOSITORY, documentation_url, why
 from fsdp_lint.frontends.output.paths import portable
 from fsdp_lint.violation import Fix, Violation
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/fsdp-lint/fsdp-lint"
+INFORMATION_URI = REPOSITORY
 
 
 def _rule(entry: Entry) -> Dict[str, Any]:
@@ -32,6 +32,7 @@ def _rule(entry: Entry) -> Dict[str, Any]:
         "shortDescription": {"text": entry.summary},
         "fullDescription": {"text": why(entry)},
         "help": {"text": entry.doc, "markdown": entry.doc},
+        "helpUri": documentation_url(entry),
         "defaultConfiguration": {"level": _level(entry.severity)},
         "properties": {"tags": ["fsdp", "correctness"], "problem.severity": entry.severity},
     }
