@@ -4,19 +4,10 @@ from typing import Set
 
 from astroid import nodes
 
-from fsdp_lint.analysis import known_apis
+from fsdp_lint.analysis.context import MetaState
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Obj, Optimizer, Root, objects_in
+from fsdp_lint.analysis.values import Obj, Optimizer, Root
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
-
-# Module methods that give parameters real values after `to_empty`.
-INIT_METHODS = frozenset(
-    {"init_weights", "reset_parameters", "_init_weights", "init_parameters", "initialize_weights",
-     "initialize_parameters", "apply", "post_init", "load_state_dict", "from_pretrained"}
-)
-# Calls that receive the model and cannot initialise it.
-NOT_INIT_CALLS = frozenset({"torch.compile"})
-LOADERS = frozenset({"set_model_state_dict", "set_state_dict", "load", "load_state_dict", "load_from_full_model_state_dict"})
 
 
 class MetaInitIncomplete(Rule):
@@ -155,76 +146,37 @@ class MetaInitIncomplete(Rule):
 
     def __init__(self, reporter):
         super().__init__(reporter)
-        self._materialised: Set[Root] = set()
-        self._initialised: Set[Root] = set()
-        self._reported: Set[Root] = set()
+        self._reported: Set[Root] = set()  # this walk reports a model's first use only
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         if not flow.meta_roots:
             return
-        func = node.func
-        callee = flow.value(func)
+        callee = flow.value(node.func)
         if isinstance(callee, Obj) and not callee.attrs and callee.root in flow.meta_roots:
             self._check_use(node, callee, flow, "forward")
-            return
-        if isinstance(func, nodes.Attribute):
-            receiver = flow.value(func.expr)
-            if isinstance(receiver, Optimizer) and func.attrname == "step":
-                for owner in receiver.over:
-                    if owner.root in flow.meta_roots:
-                        self._check_use(node, owner, flow, "`optimizer.step()`")
-                return
-            if isinstance(receiver, Obj) and receiver.root in flow.meta_roots:
-                self._method(node, func.attrname, receiver.root)
-                return
-        self._passed(node, flow)
+        elif isinstance(node.func, nodes.Attribute) and node.func.attrname == "step":
+            receiver = flow.value(node.func.expr)
+            for owner in receiver.over if isinstance(receiver, Optimizer) else ():
+                if owner.root in flow.meta_roots:
+                    self._check_use(node, owner, flow, "`optimizer.step()`")
 
     def on_function_end(self, flow: Flow) -> None:
-        self._materialised, self._initialised, self._reported = set(), set(), set()
-
-    def _method(self, node: nodes.Call, method: str, root: Root) -> None:
-        if method == "to_empty":
-            self._materialised.add(root)
-        elif _initialises(method):
-            if method != "load_state_dict" or any(k.arg == "assign" for k in node.keywords or []):
-                self._initialised.add(root)
-
-    def _passed(self, node: nodes.Call, flow: Flow) -> None:
-        """A call that receives the model: a loader initialises it, unknown code may."""
-        if flow.is_fully_shard_call(node):
-            return
-        qname = flow.qualified_name(node.func) or ""
-        if qname in NOT_INIT_CALLS or known_apis.optimizer_class(qname):
-            return
-        helper = flow.project.resolve_callable(qname)
-        if isinstance(helper, nodes.FunctionDef) and not any(_initialises(name) for name in flow.project.called_names(helper)):
-            return  # a helper of the tree that provably calls nothing that initialises (a sharding helper)
-        for arg in list(node.args) + [k.value for k in node.keywords or []]:
-            for obj in objects_in(flow.value(arg)):
-                if obj.root in flow.meta_roots:
-                    self._initialised.add(obj.root)
+        self._reported = set()
 
     def _check_use(self, node: nodes.Call, model: Obj, flow: Flow, use: str) -> None:
         root = model.root
-        if root in self._initialised or root in self._reported:
-            return
         whole = Obj(root)
+        state = flow.meta_state(whole)
+        if state >= MetaState.INITIALISED or root in self._reported:
+            return
         if not (flow.may_be_sharded(whole) or flow.has_sharded_descendant_here(whole)):
             return
-        state = _state(root in self._materialised)
         self._reported.add(root)
         target = whole.display
-        self.report(node, self.message.format(target=target, state=state, use=use), help=self.help.format(target=target))
+        self.report(node, self.message.format(target=target, state=_state(state), use=use), help=self.help.format(target=target))
 
 
-def _initialises(name: str) -> bool:
-    """A call of this name may give parameters values (`init_weights`, `load`, `apply`, ...)."""
-    if name in INIT_METHODS or name in LOADERS:
-        return True
-    return ("init" in name or "load" in name or "materiali" in name) and name not in known_apis.INERT_METHODS and name != "__init__"
-
-
-def _state(materialised: bool) -> str:
-    if materialised:
+def _state(state: MetaState) -> str:
+    if state == MetaState.EMPTY:
         return "`to_empty` gave it uninitialised memory, but nothing initialised or loaded its parameters"
     return "was never materialised (`to_empty`) nor loaded"

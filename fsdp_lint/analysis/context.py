@@ -11,6 +11,7 @@ so the rules that need to know stay silent there.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from astroid import nodes
@@ -40,15 +41,26 @@ class Origin:
         return Origin(self.shard, self.scope, self.calls + ((call, callee),))
 
 
+class MetaState(IntEnum):
+    """How far an object built on the meta device may have got toward holding real values, in
+    order: at a point, an object is in the largest state recorded on a path that reaches it (may:
+    once one path initialised it, FSD105 stays silent)."""
+
+    NONE = 0  # not built on the meta device
+    META = 1  # built on it: no storage
+    EMPTY = 2  # `to_empty`: storage, uninitialised memory
+    INITIALISED = 3  # initialised or loaded, or handed to code that may have done it
+
+
 @dataclass(frozen=True)
 class ObjectFacts:
     """What the caller knows of one object it passes: its class, which paths inside it are
-    sharded (`ABOVE` for a module above it), whether it was built on the meta device, and the
+    sharded (`ABOVE` for a module above it), how far it got from the meta device, and the
     values of its attributes."""
 
     cls: Optional[str] = None
     sharded: FrozenSet[AttrPath] = frozenset()
-    meta: bool = False
+    meta: MetaState = MetaState.NONE
     attrs: Tuple[Tuple[AttrPath, Value], ...] = ()
 
 
@@ -98,7 +110,7 @@ class Summary:
     escaped: Set[Root] = field(default_factory=set)
     returns: Value = UNKNOWN
     attr_writes: List[Tuple[Obj, Value]] = field(default_factory=list)
-    meta_roots: Set[Root] = field(default_factory=set)
+    meta_states: Dict[Root, MetaState] = field(default_factory=dict)  # objects it built on meta, and its parameters it materialised or initialised
     optimizers: List[Optimizer] = field(default_factory=list)  # built by the call, kept or returned
     deferred: FrozenSet[str] = frozenset()  # modules it or its callees called into unentered (`Project.enter`)
 
@@ -107,7 +119,7 @@ class Summary:
         return (
             tuple((e.target, e.guarded) for e in self.events), tuple(e.target for e in self.replacements),
             frozenset(self.escaped), _shape(self.returns), tuple((o, _shape(v)) for o, v in self.attr_writes),
-            frozenset(self.meta_roots), tuple(_shape(o) for o in self.optimizers),
+            frozenset(self.meta_states.items()), tuple(_shape(o) for o in self.optimizers),
         )
 
 

@@ -27,7 +27,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis import known_apis, paths
 from fsdp_lint.analysis.context import (
-    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, ObjectFacts, Origin, RootMapper, ShardEvent, Summary, relative_value,
+    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, MetaState, ObjectFacts, Origin, RootMapper, ShardEvent, Summary, relative_value,
 )
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
@@ -157,6 +157,7 @@ class Flow:
         # container (so that code elsewhere may reach them).
         self.classes: Dict[Root, str] = {}
         self.meta_roots: Set[Root] = set()
+        self.meta_steps: List[Tuple[Point, Root, MetaState]] = []  # `to_empty`, initialisation (`meta_state`)
         self.stored: Set[Root] = set()
         # The modules whose code this walk could not enter (deferred calls, its own and its
         # callees'), and the functions of the tree it called: what the walk's validity and the
@@ -199,7 +200,11 @@ class Flow:
             if root == self.self_root or root in self.param_roots.values() or ":" not in root[0]:
                 writes.append((Obj(root, attrs), value))
         returned = either(self.returns) if self.returns else UNKNOWN
-        meta = {root for root in self.meta_roots if root[0] == self.key and root not in self.param_roots.values()}
+        meta = {root: self._furthest(root, MetaState.META) for root in self.meta_roots if self.is_local(root)}
+        for root in (*self.param_roots.values(), self.self_root):
+            state = self._furthest(root, MetaState.NONE, own=True)
+            if state:
+                meta[root] = state
         return Summary(
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, meta, [built.optimizer for built in self.optimizers],
@@ -237,6 +242,29 @@ class Flow:
         """The shard events that one run can make before `point` (default: here)."""
         point = point or self.point()
         return [e for e in self.events if self.happens_before(Point(e.seq, e.path), point)]
+
+    def meta_state(self, obj: Obj, point: Optional[Point] = None) -> MetaState:
+        """How far the object `obj` belongs to may have got from the meta device at this point
+        (or at `point`): NONE when it was not built there."""
+        root = self.canonical(obj).root
+        if root not in self.meta_roots:
+            return MetaState.NONE
+        point = point or self.point()
+        return max(
+            (state for at, stepped, state in self.meta_steps if stepped == root and self.happens_before(at, point)),
+            default=MetaState.META,
+        )
+
+    def _furthest(self, root: Optional[Root], least: MetaState, own: bool = False) -> MetaState:
+        """The largest state any path of the walk took `root` to (with `own`: by this walk's steps)."""
+        return max((state for at, stepped, state in self.meta_steps if stepped == root and (at.seq >= 0 or not own)), default=least)
+
+    def _advance(self, obj: Obj, state: MetaState) -> None:
+        """`obj`'s object may reach `state` here. Recorded for objects on the meta device and for
+        parameters (the caller may know that they are)."""
+        root = self.canonical(obj).root
+        if root in self.meta_roots or root in self.param_roots.values() or root == self.self_root:
+            self.meta_steps.append((Point(self._tick(), self.path), root, state))
 
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
@@ -399,6 +427,8 @@ class Flow:
             self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above))
         if facts.meta:
             self.meta_roots.add(root)
+        if facts.meta > MetaState.META:
+            self.meta_steps.append((Point(-1, EMPTY), root, facts.meta))
         if facts.cls:
             self.classes[root] = facts.cls
         for attrs, value in facts.attrs:
@@ -893,10 +923,14 @@ class Flow:
         assert isinstance(receiver, Obj)
         if method in ("parameters", "named_parameters"):
             return Params(receiver)
-        if method == "load_state_dict" and any(k == "assign" for k in keywords):
-            assign = next(kw.value for kw in node.keywords if kw.arg == "assign")
-            if not (isinstance(assign, nodes.Const) and assign.value is False):
-                self._replaced(receiver, node)
+        assigns = method == "load_state_dict" and _assigns(node)
+        if assigns:
+            self._replaced(receiver, node)
+        if method == "to_empty":
+            self._advance(receiver, MetaState.EMPTY)
+        elif known_apis.initialises(method) and (method != "load_state_dict" or assigns or self.meta_state(receiver) >= MetaState.EMPTY):
+            # `load_state_dict` without `assign=True` copies into the parameters: a no-op on meta tensors
+            self._advance(receiver, MetaState.INITIALISED)
         if method == "state_dict":
             own = self.project.resolve_method(receiver, self.self_root, method, self.self_class)
             if isinstance(own, Deferred):
@@ -943,9 +977,12 @@ class Flow:
         return UNKNOWN
 
     def _escape(self, args: List[Value], keywords: Dict[Optional[str], Value]) -> None:
+        """The values are handed to unknown code: it may keep them, and may initialise the modules."""
         for value in list(args) + list(keywords.values()):
             for obj in related_objects(value):
                 self.escaped.add(obj.root)
+            for obj in objects_in(value):
+                self._advance(obj, MetaState.INITIALISED)
 
     # ---- calls into the linted tree -----------------------------------------------------------------
 
@@ -1079,7 +1116,7 @@ class Flow:
                                 source = event.origin or Origin(event.node, self._display_name())
                                 origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
-        meta = base.root in self.meta_roots and not base.attrs
+        meta = self.meta_state(base) if not base.attrs else MetaState.NONE
         return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs)), origin
 
     def _informative(self, value: Value) -> bool:
@@ -1155,9 +1192,15 @@ class Flow:
                     self.attr_env[(target.root, target.attrs)] = mapper.value(value, node)
                     self._attr_version += 1
                     self._stored_at[(target.root, target.attrs)] = seq
-        for root in summary.meta_roots:
-            for mapped_root in mapper.objs(Obj(root)):
-                self.meta_roots.add(mapped_root.root)
+        for root, state in summary.meta_states.items():
+            built = root != summary.self_root and root not in summary.param_roots.values()  # on meta by the call
+            if not built and root not in by_root:
+                continue
+            for mapped in mapper.objs(Obj(root)):
+                if built:
+                    self.meta_roots.add(mapped.root)
+                if state > MetaState.META:
+                    self.meta_steps.append((Point(seq, self.path), self.canonical(mapped).root, state))
         result = mapper.value(summary.returns, node)
         for obj in objects_in(result):
             if obj.cls and not obj.attrs:
@@ -1208,6 +1251,12 @@ def _returns(body: List[nodes.NodeNG]) -> bool:
 def _leaves(body: List[nodes.NodeNG]) -> bool:
     """The block never falls through to the statement after it."""
     return bool(body) and isinstance(body[-1], (nodes.Return, nodes.Continue, nodes.Break, nodes.Raise))
+
+
+def _assigns(call: nodes.Call) -> bool:
+    """`load_state_dict(..., assign=...)` with anything but a literal False: the parameters are replaced."""
+    assign = next((kw.value for kw in call.keywords or [] if kw.arg == "assign"), None)
+    return assign is not None and not (isinstance(assign, nodes.Const) and assign.value is False)
 
 
 def _subscript(base: Value, index: nodes.NodeNG) -> Value:

@@ -75,6 +75,21 @@ def is_meta_device_context(expr: object, qualify: Callable[[nodes.NodeNG], Optio
     return isinstance(arg, nodes.Const) and arg.value == "meta"
 
 
+# Module methods that give parameters values after `to_empty` (or load real tensors in place of
+# meta ones); any other method whose name says it initialises, loads or materialises counts too.
+INIT_METHODS = frozenset(
+    {"init_weights", "reset_parameters", "_init_weights", "init_parameters", "initialize_weights",
+     "initialize_parameters", "apply", "post_init", "load_state_dict", "from_pretrained"}
+)
+
+
+def initialises(method: str) -> bool:
+    """Whether a module method of this name may give its parameters values."""
+    if method in INIT_METHODS:
+        return True
+    return any(part in method for part in ("init", "load", "materiali")) and method not in INERT_METHODS and method != "__init__"
+
+
 DCP_COLLECTIVES = frozenset(
     {"save", "load", "async_save", "save_state_dict", "load_state_dict"}
 )

@@ -185,3 +185,49 @@ def test_findings_do_not_depend_on_the_order_functions_and_methods_are_written()
     assert len(seen) == 1
     (findings,) = seen
     assert {code for code, _ in findings} == {"FSD201", "FSD202", "FSD301"}
+
+
+
+def test_how_far_a_meta_model_got_travels_into_callees_and_back():
+    """`to_empty` and initialisation are facts of the object: a helper's summary says how far it
+    took the model, and the callee the model is passed to next sees it so."""
+    files = {
+        "build.py": SHARD + """
+        import torch
+        from helpers import materialise
+
+        def build():
+            with torch.device("meta"):
+                model = Transformer()
+            fully_shard(model)
+            materialise(model)
+            return model
+        """,
+        "helpers.py": "def materialise(model):\n    model.to_empty(device='cuda')\n    model.init_weights()\n",
+        "step.py": "def step(model, batch):\n    return model(batch).sum()\n",
+        "main.py": "from build import build\nfrom step import step\n\nstep(build(), batch)\n",
+    }
+    assert _lint(files) == []
+    files["helpers.py"] = "def materialise(model):\n    model.to_empty(device='cuda')\n"
+    assert _lint(files) == [("step.py", 2, "FSD105")]
+
+
+def test_a_meta_model_loaded_on_one_path_only_is_uninitialised_on_the_other():
+    files = {"train.py": SHARD + """
+    import torch
+
+    def main(batch, state, resume):
+        with torch.device("meta"):
+            model = Transformer()
+        fully_shard(model)
+        if resume:
+            model.load_state_dict(state, assign=True)
+            return model(batch)
+        model.to_empty(device="cuda")
+        model.load_state_dict(state)
+        return model(batch)
+    """}
+    assert _lint(files) == []
+    # without `to_empty` first, a plain `load_state_dict` copies into meta tensors: a no-op
+    files["train.py"] = files["train.py"].replace('        model.to_empty(device="cuda")\n', "")
+    assert _lint(files) == [("train.py", 13, "FSD105")]
