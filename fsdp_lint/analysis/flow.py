@@ -817,13 +817,16 @@ class Flow:
             if self.shards(self.qualified_name(node.args[0])):
                 return ShardFunction()
             target_name = self.qualified_name(node.args[0])
-            if isinstance(self.project.callable_for_flow(target_name), nodes.FunctionDef):
+            if isinstance(self.project.callable_for_flow(target_name), (nodes.FunctionDef, Deferred)):
+                # a function of the tree, whose module may not be entered yet: resolved when called
                 named = tuple((k, v) for k, v in keywords.items() if k is not None)
                 return Partial(target_name, tuple(args[1:]), named)
         if isinstance(func_value, Partial):
             target = self.project.callable_for_flow(func_value.qname)
             merged = dict(func_value.keywords)
             merged.update(keywords)
+            if isinstance(target, Deferred):
+                return self._defer(node, target.module, None, list(func_value.args) + args, merged)
             if isinstance(target, nodes.FunctionDef):
                 return self._apply_summary(node, target, None, list(func_value.args) + args, merged)
         if isinstance(func_value, ClassRef):

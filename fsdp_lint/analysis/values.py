@@ -220,7 +220,8 @@ def objects_in(value: Value) -> Tuple[Obj, ...]:
 
 def related_objects(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
     """The module objects a value refers to or was derived from: the owners of parameters, what
-    an optimizer or state dict is over, the items of containers, what a bound method belongs to."""
+    an optimizer or state dict is over, the items of containers, what a bound method belongs to,
+    what a partial binds."""
     if isinstance(value, Obj):
         return (value,)
     if depth > 4:
@@ -235,4 +236,6 @@ def related_objects(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
         return tuple(obj for item in (value.items if isinstance(value, Container) else value.options) for obj in related_objects(item, depth + 1))
     if isinstance(value, Iterable):
         return related_objects(value.element, depth + 1)
+    if isinstance(value, Partial):  # what it binds reaches whoever calls it
+        return tuple(obj for item in value.args + tuple(v for _, v in value.keywords) for obj in related_objects(item, depth + 1))
     return ()

@@ -231,3 +231,27 @@ def test_a_meta_model_loaded_on_one_path_only_is_uninitialised_on_the_other():
     # without `to_empty` first, a plain `load_state_dict` copies into meta tensors: a no-op
     files["train.py"] = files["train.py"].replace('        model.to_empty(device="cuda")\n', "")
     assert _lint(files) == [("train.py", 13, "FSD105")]
+
+
+def test_a_partial_carries_what_it_binds_to_whoever_calls_it():
+    """`functools.partial(step, model, opt)` handed to a training loop in another module: the
+    loop's call runs `step` with the bound model, sharded as the caller left it."""
+    files = {
+        "train.py": SHARD + """
+        import functools
+        import torch
+        from loop import run
+        from steps import step
+
+        def main(loader):
+            model = Net()
+            fully_shard(model)
+            opt = torch.optim.AdamW(model.parameters())
+            run(functools.partial(step, model, opt), loader)
+        """,
+        "loop.py": "def run(step_fn, loader):\n    for batch in loader:\n        step_fn(batch)\n",
+        "steps.py": "def step(model, opt, batch):\n    model.forward(batch).sum().backward()\n    opt.step()\n",
+    }
+    assert _lint(files) == [("steps.py", 2, "FSD201")]
+    files["steps.py"] = files["steps.py"].replace("model.forward(batch)", "model(batch)")
+    assert _lint(files) == []

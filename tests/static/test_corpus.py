@@ -28,7 +28,6 @@ PENDING = {
     "paths__fsdp_version_twice": "any test that names fsdp_version silences FSD203, also `if cfg.fsdp_version:` that FSDP2 takes",
     "paths__loop_second_iteration": "loops run once: the cast follows the sharding only from the second iteration",
     # calls
-    "calls__partial_step": "functools.partial(train_step, model, ...) does not carry the bound model into train_step",
     # objects
     # containers
     "containers__namedtuple": "NamedTuple fields returned by a helper: models.policy is not the sharded model",
