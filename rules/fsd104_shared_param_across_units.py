@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-from typing import List, Optional, Set, Tuple
+from typing import FrozenSet, List, Optional, Set, Tuple
 
 from fsdp_lint.analysis import paths
+from fsdp_lint.analysis.flags import Guard
 from fsdp_lint.analysis.flow import Flow, ShardEvent
 from fsdp_lint.analysis.values import Obj, Root
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
@@ -20,7 +21,9 @@ class SharedParamAcrossUnits(Rule):
     (`model.lm_head.weight = model.embed.weight`); units are the `fully_shard` calls of the same
     function (and of the helpers it calls), each module belonging to the innermost one that covers
     it. Sharding the two modules together (`fully_shard([model.embed, model.lm_head])`) or
-    leaving both to their common parent is fine.
+    leaving both to their common parent is fine. A tie the class makes only under a flag of the
+    object (`if self.tie_embeddings:`, set once in `__init__`) does not hold where a test of that
+    flag on the same object is false (`if not model.tie_embeddings: <separate units>`).
 
     ## Why is this bad?
     `fully_shard` replaces the parameters of its unit with new sharded DTensor parameters. The
@@ -81,6 +84,29 @@ class SharedParamAcrossUnits(Rule):
                 fully_shard(model)
             """
         ),
+        Valid(
+            """
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Transformer(nn.Module):
+                def __init__(self, tie_embeddings: bool):
+                    super().__init__()
+                    self.tok_embeddings = nn.Embedding(100, 8)
+                    self.output = nn.Linear(8, 100)
+                    self.tie_embeddings = tie_embeddings
+                    if self.tie_embeddings:
+                        self.output.weight = self.tok_embeddings.weight
+
+            def shard(model: Transformer):
+                if not model.tie_embeddings:       # separate units only when nothing is tied
+                    fully_shard(model.tok_embeddings)
+                    fully_shard(model.output)
+                fully_shard(model)
+
+            shard(Transformer(tie_embeddings=True))
+            """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -127,11 +153,14 @@ class SharedParamAcrossUnits(Rule):
 
     def on_function_end(self, flow: Flow) -> None:
         reported: Set[int] = set()
-        for root, a, b in _ties(flow):
+        for root, a, b, guards, tied_on in _ties(flow):
             unit_a = _unit(flow, Obj(root, a[:-1]))
             unit_b = _unit(flow, Obj(root, b[:-1]))
             if unit_a is None or unit_b is None or unit_a.node is unit_b.node or not paths.compatible(unit_a.path, unit_b.path):
                 continue
+            both = unit_a.path | unit_b.path
+            if not paths.compatible(tied_on, both) or any(flow.flag_value(both, Obj(root, flag)) is (not value) for flag, value in guards):
+                continue  # the two units are made only where the flag that ties them is off
             later = unit_a if unit_a.seq > unit_b.seq else unit_b
             if id(later.node) in reported:
                 continue
@@ -144,18 +173,19 @@ class SharedParamAcrossUnits(Rule):
             self.report(later.node, self.message.format(**fields), help=self.help.format(**fields))
 
 
-def _ties(flow: Flow) -> List[Tuple[Root, Path, Path]]:
-    """Tied parameter paths of the objects this function shards: from their class, or assigned here."""
-    found: List[Tuple[Root, Path, Path]] = []
+def _ties(flow: Flow) -> List[Tuple[Root, Path, Path, FrozenSet[Guard], paths.Path]]:
+    """Tied parameter paths of the objects this function shards, with the flags of the object
+    they are tied under and the branches they are tied on: from their class, or assigned here."""
+    found: List[Tuple[Root, Path, Path, FrozenSet[Guard], paths.Path]] = []
     for root in dict.fromkeys(e.target.root for e in flow.events):
-        for a, b in flow.project.class_facts(flow.classes.get(root)).ties:
-            found.append((root, a, b))
+        for a, b, guards in flow.project.class_facts(flow.classes.get(root)).ties:
+            found.append((root, a, b, guards, paths.EMPTY))
     for assignment in flow.attr_assignments:
         owner, value = assignment.owner, assignment.value
         if isinstance(owner, Obj) and isinstance(value, Obj) and owner.root == value.root and value.attrs:
             a = owner.attrs + (assignment.attr,)
             if a != value.attrs and "*" not in a + value.attrs:
-                found.append((owner.root, a, value.attrs))
+                found.append((owner.root, a, value.attrs, frozenset(), assignment.path))
     return found
 
 

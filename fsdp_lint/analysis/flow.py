@@ -29,6 +29,7 @@ from fsdp_lint.analysis import known_apis, paths
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, MetaState, ObjectFacts, Origin, RootMapper, ShardEvent, Summary, relative_value,
 )
+from fsdp_lint.analysis.flags import test_flags
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
@@ -164,6 +165,7 @@ class Flow:
         # tree's entry points depend on (`Project.enter`, `Project.is_entry`).
         self.deferred: Set[str] = set()
         self.calls: Set[str] = set()
+        self._flags: Dict[paths.Literal, Tuple[Tuple[Obj, bool], ...]] = {}  # what each branch outcome fixes
         self._seq = 0
         self._meta_depth = 0
         self._generations: Dict[str, int] = {}
@@ -558,7 +560,30 @@ class Flow:
         return None if _leaves(body) else self._snapshot()
 
     def _literal(self, test: nodes.NodeNG, taken: bool) -> paths.Literal:
-        return paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
+        literal = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
+        if literal not in self._flags:
+            self._flags[literal] = tuple(test_flags(test, taken, self._flag_subject))
+        return literal
+
+    def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
+        """The attribute of an object that a test reads (`model.enable_weight_tying`), by its
+        path from the object, not by the value it holds: what `flag_value` is asked about."""
+        chain = paths.attribute_chain(expr)
+        if chain is None or "." not in chain:
+            return None
+        base, *attrs = chain.split(".")
+        owner = self.env.get(base)
+        return self.canonical(Obj(owner.root, owner.attrs + tuple(attrs))) if isinstance(owner, Obj) else None
+
+    def flag_value(self, path: paths.Path, flag: Obj) -> Optional[bool]:
+        """The truth value of the attribute `flag` on every run through `path`, where a branch
+        on that path tested it; None where none did."""
+        flag = self.canonical(flag)
+        for literal in path:
+            for subject, value in self._flags.get(literal, ()):
+                if (subject.root, subject.attrs) == (flag.root, flag.attrs):
+                    return value
+        return None
 
     def _block(self, statements: List[nodes.NodeNG]) -> None:
         guards = 0

@@ -11,6 +11,7 @@ from astroid import nodes
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
+from fsdp_lint.analysis.flags import AttrPath, ClassFlags, Guard, self_path
 from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Deferred, Obj, Optimizer, Root, Value, path_covers, related_objects
@@ -52,10 +53,11 @@ class _DeferredCall:
 
 @dataclass(frozen=True)
 class ClassFacts:
-    """Attributes set to parameterised modules/parameters, and tied parameter paths (from `self`)."""
+    """Attributes set to parameterised modules/parameters, and tied parameter paths (from `self`)
+    with the flags every tie is made under."""
 
     param_attrs: Tuple[str, ...]
-    ties: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...]
+    ties: Tuple[Tuple[AttrPath, AttrPath, FrozenSet[Guard]], ...]
 
 
 @dataclass
@@ -477,7 +479,8 @@ class Project:
     def class_facts(self, qname: Optional[str]) -> "ClassFacts":
         """What a class of the tree (with its tree bases) builds in its methods: the attributes it
         sets to parameterised torch leaves or `nn.Parameter`s, and the parameters it ties together
-        (`self.output.weight = self.tok_embeddings.weight`). Empty for classes outside the tree."""
+        (`self.output.weight = self.tok_embeddings.weight`), with the flags of `self` that every
+        such tie is done under (`if self.enable_weight_tying:`). Empty for classes outside the tree."""
         if not qname:
             return ClassFacts((), ())
         cached = self._class_facts.get(qname)
@@ -486,14 +489,16 @@ class Project:
         self._class_facts[qname] = ClassFacts((), ())  # recursion guard
         cls = self.resolve_callable(qname)
         own: List[str] = []
-        ties: List[Tuple[Tuple[str, ...], Tuple[str, ...]]] = []
+        ties: Dict[Tuple[AttrPath, AttrPath], FrozenSet[Guard]] = {}
         if isinstance(cls, nodes.ClassDef):
             from fsdp_lint.analysis.known_apis import PARAMETERISED_LEAVES
 
-            for klass in [cls] + self._tree_bases(cls):
+            classes = [cls] + self._tree_bases(cls)
+            flags = ClassFlags(classes)
+            for klass in classes:
                 for assign in klass.nodes_of_class(nodes.Assign):
                     for target in assign.targets:
-                        path = _self_path(target)
+                        path = self_path(target)
                         if path is None:
                             continue
                         value = assign.value
@@ -501,10 +506,11 @@ class Project:
                             called = self.qualified_name(value.func) or ""
                             if called.startswith("torch.nn.") and called.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES:
                                 own.append(path[0])
-                        tied = _self_path(value)
+                        tied = self_path(value)
                         if tied is not None and len(path) > 1 and len(tied) > 1 and path != tied:
-                            ties.append((path, tied))
-        facts = ClassFacts(tuple(dict.fromkeys(own)), tuple(ties))
+                            guards = flags.guards(assign)
+                            ties[(path, tied)] = ties[(path, tied)] & guards if (path, tied) in ties else guards
+        facts = ClassFacts(tuple(dict.fromkeys(own)), tuple((a, b, guards) for (a, b), guards in ties.items()))
         self._class_facts[qname] = facts
         return facts
 
@@ -719,17 +725,6 @@ def _imported_names(module: nodes.Module) -> Iterator[str]:
             base = relative_module(module, node.modname, node.level)
             yield base
             yield from (f"{base}.{name}" for name, _ in node.names if name != "*")
-
-
-def _self_path(expr: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
-    """`self.a.b` -> ("a", "b"), for attribute chains on the method's `self`."""
-    attrs: List[str] = []
-    while isinstance(expr, (nodes.Attribute, nodes.AssignAttr)):
-        attrs.append(expr.attrname)
-        expr = expr.expr
-    if isinstance(expr, nodes.Name) and expr.name == "self" and attrs:
-        return tuple(reversed(attrs))
-    return None
 
 
 def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:

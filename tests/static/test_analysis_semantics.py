@@ -255,3 +255,41 @@ def test_a_partial_carries_what_it_binds_to_whoever_calls_it():
     assert _lint(files) == [("steps.py", 2, "FSD201")]
     files["steps.py"] = files["steps.py"].replace("model.forward(batch)", "model(batch)")
     assert _lint(files) == []
+
+
+def test_a_flag_of_the_model_decides_its_tie_in_another_function():
+    """A tie made under `self.tie` (directly, or by a helper method every caller guards with the
+    flag) holds only where `model.tie` is true: a helper that splits the units only when it is
+    false is clean; one helper method call without the guard makes the tie unconditional."""
+    model = """
+    from torch import nn
+
+    class Model(nn.Module):
+        def __init__(self, tie):
+            super().__init__()
+            self.embed = nn.Embedding(10, 4)
+            self.head = nn.Linear(4, 10)
+            self.tie = tie
+            if tie:
+                self._tie()
+
+        def _tie(self):
+            self.head.weight = self.embed.weight
+
+        def reset(self):
+            {reset}
+    """
+    shard = SHARD + """
+    from model import Model
+
+    def main():
+        model = Model(True)
+        if not model.tie:
+            fully_shard(model.embed)
+            fully_shard(model.head)
+        fully_shard(model)
+    """
+    guarded = model.replace("{reset}", "if self.tie:\n                self._tie()")
+    assert _lint({"model.py": guarded, "shard.py": shard}) == []
+    unguarded = model.replace("{reset}", "self._tie()")
+    assert _lint({"model.py": unguarded, "shard.py": shard}) == [("shard.py", 9, "FSD104")]

@@ -1,0 +1,112 @@
+"""Flags stored on an object (`self.enable_weight_tying`, set once in `__init__`) that decide
+branches in several of its methods and in the functions it is passed to.
+
+The branch atoms of `fsdp_lint.analysis.paths` are texts of one function, so `if
+self.tie_word_embeddings:` in `__init__` and `if not model.tie_word_embeddings:` in a sharding
+helper are unrelated atoms. Here a branch outcome is read as the values it fixes for attributes
+of objects (`Flow.flag_value`), and what a class does under a flag records that flag as a guard
+(`Project.class_facts`), so the two meet on the object whatever the tests' texts.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple, TypeVar
+
+from astroid import nodes
+
+from fsdp_lint.analysis.context import AttrPath
+
+Guard = Tuple[AttrPath, bool]  # an attribute path from `self`, and the truth value it must have
+T = TypeVar("T")
+
+
+def test_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG], Optional[T]]) -> List[Tuple[T, bool]]:
+    """The truth values that taking the `taken` arm of `test` fixes: `subject(expr)` says what an
+    operand tests (None: nothing this module tracks). `not` flips; `a and b` taken fixes both,
+    `a or b` not taken fixes both, the other outcomes fix neither."""
+    while isinstance(test, nodes.UnaryOp) and test.op == "not":
+        test, taken = test.operand, not taken
+    if isinstance(test, nodes.BoolOp):
+        if (test.op == "and") != taken:
+            return []
+        return [flag for operand in test.values for flag in test_flags(operand, taken, subject)]
+    found = subject(test)
+    return [(found, taken)] if found is not None else []
+
+
+def self_path(expr: nodes.NodeNG) -> Optional[AttrPath]:
+    """`self.a.b` -> ("a", "b"), for attribute chains on the method's `self`."""
+    attrs: List[str] = []
+    while isinstance(expr, (nodes.Attribute, nodes.AssignAttr)):
+        attrs.append(expr.attrname)
+        expr = expr.expr
+    if isinstance(expr, nodes.Name) and expr.name == "self" and attrs:
+        return tuple(reversed(attrs))
+    return None
+
+
+class ClassFlags:
+    """The guards of the statements in one class's methods (with its tree bases)."""
+
+    def __init__(self, classes: List[nodes.ClassDef]):
+        # every method of the hierarchy, overridden ones too (a base `__init__` runs through
+        # `super().__init__()`): more call sites can only leave fewer guards in common
+        self._methods = [method for cls in classes for method in cls.mymethods()]
+        self._stable = _set_once_in_init(classes)
+
+    def guards(self, node: nodes.NodeNG) -> FrozenSet[Guard]:
+        """The flags of `self` that hold whenever `node` runs: the tests of the `if`s around it
+        in its method, and for a helper the class calls only as `self.helper()`, the guards
+        every such call has in common."""
+        method = node.scope()
+        found = set(self._enclosing(node, method))
+        if isinstance(method, nodes.FunctionDef) and method.name != "__init__":
+            sites = [call for other in self._methods for call in other.nodes_of_class(nodes.Call)
+                     if self_path(call.func) == (method.name,) and call.scope() is not method]
+            if sites:
+                shared = set(self._enclosing(sites[0], sites[0].scope()))
+                for site in sites[1:]:
+                    shared &= set(self._enclosing(site, site.scope()))
+                found |= shared
+        return frozenset(found)
+
+    def _enclosing(self, node: nodes.NodeNG, method: nodes.NodeNG) -> List[Guard]:
+        stored = _init_params_stored(method) if isinstance(method, nodes.FunctionDef) and method.name == "__init__" else {}
+
+        def subject(expr: nodes.NodeNG) -> Optional[AttrPath]:
+            path = self_path(expr) or (stored.get(expr.name) if isinstance(expr, nodes.Name) else None)
+            return path if path is not None and path[0] in self._stable else None
+
+        found: List[Guard] = []
+        child, parent = node, node.parent
+        while parent is not None and parent is not method:
+            if isinstance(parent, nodes.If) and child is not parent.test:
+                found += test_flags(parent.test, child in parent.body, subject)
+            child, parent = parent, parent.parent
+        return found
+
+
+def _set_once_in_init(classes: List[nodes.ClassDef]) -> Set[str]:
+    """The attributes of `self` that one assignment in an `__init__` of the class or its bases
+    sets and nothing else rebinds: flags, whose value is the same in every method."""
+    where: Dict[str, List[nodes.NodeNG]] = {}
+    for cls in classes:
+        for target in cls.nodes_of_class(nodes.AssignAttr):
+            path = self_path(target)
+            if path is not None and len(path) == 1:
+                where.setdefault(path[0], []).append(target.scope())
+    return {attr for attr, scopes in where.items() if len(scopes) == 1 and getattr(scopes[0], "name", None) == "__init__"}
+
+
+def _init_params_stored(init: nodes.FunctionDef) -> Dict[str, AttrPath]:
+    """An `__init__`'s parameters stored unchanged as a flag (`self.tie = tie`): in that
+    `__init__`, a test of the parameter is a test of the flag."""
+    params = {arg.name for arg in init.args.args or []} | {arg.name for arg in init.args.kwonlyargs or []}
+    stored: Dict[str, AttrPath] = {}
+    for assign in init.nodes_of_class(nodes.Assign):
+        if isinstance(assign.value, nodes.Name) and assign.value.name in params:
+            for target in assign.targets:
+                path = self_path(target)
+                if path is not None and len(path) == 1:
+                    stored[assign.value.name] = path
+    return stored
