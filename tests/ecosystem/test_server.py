@@ -312,3 +312,27 @@ def test_a_crash_in_one_project_is_reported_and_the_others_are_linted(tmp_path, 
     assert not outcome.internal_errors, outcome.internal_errors[0].describe()
     assert [v.code for v in outcome.findings["file://b/model.py"]] == ["FSD301"]
     assert "file://a/train.py" not in outcome.findings  # it keeps what was published before
+
+
+def test_an_edit_during_a_run_supersedes_it_and_a_burst_is_one_more_run():
+    from fsdp_lint.frontends.server.scheduling import Debounced
+
+    async def scenario() -> List[bool]:
+        runs = []
+        first_may_end = asyncio.Event()
+
+        async def work(current):
+            runs.append(current)
+            if len(runs) == 1:
+                await first_may_end.wait()
+
+        relint = Debounced(work, 0.01)
+        relint.request()
+        await asyncio.sleep(0.01)  # the first run is under way
+        for _ in range(5):  # a burst of edits meanwhile
+            relint.request()
+        first_may_end.set()
+        await asyncio.sleep(0.2)
+        return [current() for current in runs]
+
+    assert asyncio.run(scenario()) == [False, True]  # the first run's results are stale; one more run

@@ -1,19 +1,22 @@
-"""When the background runs happen: after a short quiet spell following an edit, one at a time,
-and a run that a newer edit overtook publishes nothing (the run after it will)."""
+"""When the background runs happen: at once after an edit when none is under way, one at a
+time, after a short quiet spell when edits came during a run; and a run that a newer edit
+overtook publishes nothing (the run after it will)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Awaitable, Callable, Optional
 
 Current = Callable[[], bool]  # whether no request came since the run started
 
 
 class Debounced:
-    """Calls `work(current)` once requests stop coming for `delay` seconds. A request made while
-    `work` runs makes `current()` false (the run's results are stale: it should not publish
-    them) and `work` runs again once that one ends. A run cannot be stopped half-way (the engine
-    runs in a thread), so a burst of edits costs at most the run under way and one more."""
+    """Calls `work(current)` on a request. A request made while `work` runs makes `current()`
+    false (the run's results are stale: it should not publish them), and `work` runs again once
+    requests have stopped coming for `delay` seconds. A run cannot be stopped half-way (the engine
+    runs in a thread), so a burst of edits costs the run under way and one more, and an edit made
+    while nothing runs is answered in the time of one run."""
 
     def __init__(self, work: Callable[[Current], Awaitable[None]], delay: float):
         self._work = work
@@ -27,14 +30,20 @@ class Debounced:
             self._task = asyncio.get_running_loop().create_task(self._drain())
 
     async def _drain(self) -> None:
+        await asyncio.sleep(0)  # take in what the client sent with this edit (the next file it opened)
         while True:
-            seen = self._requests
-            await asyncio.sleep(self._delay)
-            if seen != self._requests:
-                continue  # still typing
-            await self._work(lambda: seen == self._requests)
-            if seen == self._requests:
+            started = self._requests
+            await self._work(functools.partial(self._unchanged_since, started))
+            if self._unchanged_since(started):
                 return
+            while True:  # edits came during the run: wait until they pause
+                seen = self._requests
+                await asyncio.sleep(self._delay)
+                if self._unchanged_since(seen):
+                    break
+
+    def _unchanged_since(self, requests: int) -> bool:
+        return self._requests == requests
 
     def cancel(self) -> None:
         if self._task is not None:

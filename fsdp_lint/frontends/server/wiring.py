@@ -29,8 +29,8 @@ from fsdp_lint.frontends.server.scheduling import Current, Debounced
 from fsdp_lint.frontends.server.workspace import OpenFile, Outcome, is_python, lint_open_files
 from fsdp_lint.violation import Violation
 
-# How long the server waits after an edit for the next one before it lints: long enough to take
-# a burst of keystrokes as one edit, short beside a run.
+# After edits made during a run, how long the server waits for the next one before it lints
+# again: long enough to take a burst of keystrokes as one edit, short beside a run.
 DEBOUNCE_S = 0.05
 
 Published = List[Tuple[Violation, lsp.Diagnostic]]
