@@ -196,12 +196,16 @@ class Flow:
     def summary(self) -> Summary:
         own_events = [e for e in self.events if not e.inherited]
         writes = []
+        local: Dict[Root, List[Tuple[AttrPath, Value]]] = {}
         for (root, attrs), value in self.attr_env.items():
             if self._adopted.get((root, attrs), _ABSENT) is value:
                 continue  # as the caller gave it: not a write
             if root == self.self_root or root in self.param_roots.values() or ":" not in root[0]:
                 writes.append((Obj(root, attrs), value))
+            elif self.is_local(root):
+                local.setdefault(root, []).append((attrs, value))
         returned = either(self.returns) if self.returns else UNKNOWN
+        writes += _reached(local, [returned] + [value for _, value in writes])
         meta = {root: self._furthest(root, MetaState.META) for root in self.meta_roots if self.is_local(root)}
         for root in (*self.param_roots.values(), self.self_root):
             state = self._furthest(root, MetaState.NONE, own=True)
@@ -1240,6 +1244,23 @@ class Flow:
                 where = node if isinstance(node, nodes.Call) else optimizer.node  # a hook has no call site
                 self.optimizers.append(OptimizerBuilt(seq, Optimizer(tuple(self.canonical(o) for o in mapped.over), where, optimizer.cls_name), self.path))
         return result if not isinstance(result, Unknown) else Fresh(None)
+
+
+def _reached(attributes: Dict[Root, List[Tuple[AttrPath, Value]]], held: List[Value]) -> List[Tuple[Obj, Value]]:
+    """The attributes of the function's own objects that its caller can reach through the values
+    it gets back (a NamedTuple returned, a holder stored on `self`), transitively."""
+    found: List[Tuple[Obj, Value]] = []
+    pending = [obj.root for value in held for obj in related_objects(value)]
+    seen: Set[Root] = set()
+    while pending:
+        root = pending.pop()
+        if root in seen or root not in attributes:
+            continue
+        seen.add(root)
+        for attrs, value in attributes[root]:
+            found.append((Obj(root, attrs), value))
+            pending.extend(obj.root for obj in related_objects(value))
+    return found
 
 
 def _join_maps(maps: List[Dict]) -> Dict:

@@ -293,3 +293,21 @@ def test_a_flag_of_the_model_decides_its_tie_in_another_function():
     assert _lint({"model.py": guarded, "shard.py": shard}) == []
     unguarded = model.replace("{reset}", "self._tie()")
     assert _lint({"model.py": unguarded, "shard.py": shard}) == [("shard.py", 9, "FSD104")]
+
+
+def test_the_attributes_of_an_object_a_helper_builds_and_returns_come_back_with_it():
+    files = {
+        "build.py": SHARD + """
+        class Bundle:
+            pass
+
+        def build():
+            bundle = Bundle()
+            bundle.student = Net()
+            bundle.teacher = Net()
+            fully_shard(bundle.student)
+            return bundle
+        """,
+        "train.py": "from build import build\n\nbundle = build()\nbundle.teacher.forward(1)\nbundle.student.forward(1)\n",
+    }
+    assert _lint(files) == [("train.py", 5, "FSD201")]

@@ -30,7 +30,6 @@ PENDING = {
     # calls
     # objects
     # containers
-    "containers__namedtuple": "NamedTuple fields returned by a helper: models.policy is not the sharded model",
     # entry points and the open world
     # parameters replaced after the optimizer
     # one answer from one place
