@@ -155,20 +155,28 @@ def _cast(node: nodes.Call, method: str, flow: Flow) -> Optional[str]:
         return f"`.{method}()`"
     if method != "to":
         return None
-    candidates = list(node.args) + [k.value for k in node.keywords or [] if k.arg == "dtype"]
-    for arg in candidates:
+    for keyword in node.keywords or []:
+        if keyword.arg == "dtype" and not (isinstance(keyword.value, nodes.Const) and keyword.value.value is None):
+            return f"`.to(dtype={keyword.value.as_string()})`"  # whatever it holds, it is a dtype
+    for arg in node.args:
         if _is_dtype(arg, flow):
             return f"`.to({arg.as_string()})`"
     return None
 
 
 def _is_dtype(expr: nodes.NodeNG, flow: Flow) -> bool:
+    """A positional argument of `.to()` that names a dtype: `torch.bfloat16`, or a variable or
+    attribute called `dtype` or `*_dtype` (`cfg.param_dtype`, `stage.dtype`)."""
     if isinstance(expr, nodes.Attribute):
         qname = flow.qualified_name(expr) or ""
-        return qname.startswith("torch.") and expr.attrname in DTYPES
+        return (qname.startswith("torch.") and expr.attrname in DTYPES) or _dtype_name(expr.attrname)
     if isinstance(expr, nodes.Name):
-        return expr.name == "dtype" or expr.name.endswith("_dtype")
+        return _dtype_name(expr.name)
     return False
+
+
+def _dtype_name(name: str) -> bool:
+    return name == "dtype" or name.endswith("_dtype")
 
 
 def _is_parameter(expr: Optional[nodes.NodeNG], flow: Flow) -> bool:

@@ -689,13 +689,16 @@ class Flow:
     def _loop(
         self, loop: Union[nodes.For, nodes.AsyncFor, nodes.While], bind_target, elements: Tuple[Obj, ...], at_least_once: bool = False,
     ) -> None:
-        """Run a loop body until its bindings stop changing (at most twice), joining each pass
-        with the state before it (the body may run zero times).
+        """Run a loop body as its first iteration, then, unless that changed no binding, as the
+        later ones, starting where the first ended (a flag the first iteration set, `sharded =
+        True`, is set in the second); the state after the loop joins the state before it (the
+        body may run zero times) and the end of each pass.
 
         Each pass takes another item of what is iterated, although the analysis names them all
         `items[*]`: what the first pass did to its item is on a path of its own (an iteration
         literal), so the second pass does not see its own item as already sharded."""
         before = self._snapshot()
+        ends = [] if at_least_once else [before]
         iteration = (("iter", f"{loop.lineno}:{loop.col_offset}"),)
         for index in range(2):
             entry = self._snapshot()
@@ -708,10 +711,10 @@ class Flow:
                 for event in self.events[first_event:]:
                     if any(self.contains(element, event.target) for element in elements):
                         event.path = event.path | {(iteration, True)}
-            self._join([self._snapshot()] if index == 0 and at_least_once else [entry, self._snapshot()])
+            ends.append(self._snapshot())
             if self.env == entry.env and self.attr_env == entry.attr_env:
                 break
-        self._join([self._snapshot()] if at_least_once else [before, self._snapshot()])
+        self._join(ends)
 
     # ---- expressions -----------------------------------------------------------------------------
 
@@ -772,6 +775,9 @@ class Flow:
             self.conditions.pop()
             self.path = start.path
             return either([body, orelse])
+        if isinstance(node, nodes.UnaryOp) and node.op == "not":
+            operand = self._eval(node.operand)
+            return Constant(not operand.value) if isinstance(operand, Constant) else UNKNOWN
         if isinstance(node, nodes.Lambda):
             return UNKNOWN
         if isinstance(node, nodes.Await):

@@ -282,8 +282,8 @@ def test_a_flag_of_the_model_decides_its_tie_in_another_function():
     shard = SHARD + """
     from model import Model
 
-    def main():
-        model = Model(True)
+    def main(tie):
+        model = Model(tie)
         if not model.tie:
             fully_shard(model.embed)
             fully_shard(model.head)

@@ -26,7 +26,6 @@ PENDING = {
     # paths
     "paths__world_mesh_twice_clean": "`self.world_mesh is None` tested in __init__ and in save() is not the same arm",
     "paths__fsdp_version_twice": "any test that names fsdp_version silences FSD203, also `if cfg.fsdp_version:` that FSDP2 takes",
-    "paths__loop_second_iteration": "loops run once: the cast follows the sharding only from the second iteration",
     # calls
     # objects
     # containers
