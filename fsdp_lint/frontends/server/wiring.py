@@ -40,8 +40,9 @@ class FsdpLintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("fsdp-lint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         # The engine's result cache, the server's own: an unchanged tree answers at once, and an
-        # edit that cannot change the analysis reuses it.
-        self._cache = tempfile.TemporaryDirectory(prefix="fsdp-lint-server-")
+        # edit that cannot change the analysis reuses it. It is removed as the process exits,
+        # after the run under way (if any) has ended and written to it.
+        self._cache = tempfile.TemporaryDirectory(prefix="fsdp-lint-server-", ignore_cleanup_errors=True)
         self.published: Dict[str, Published] = {}  # by URI: what the hover reads
         self._reported: Set[str] = set()  # configuration problems shown once each
         self.relint = Debounced(self._lint, DEBOUNCE_S)
@@ -111,9 +112,6 @@ class FsdpLintServer(LanguageServer):
         self.published.pop(uri, None)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, []))
 
-    def close(self) -> None:
-        self.relint.cancel()
-        self._cache.cleanup()
 
 
 def _uri_of(path: str) -> str:
@@ -168,7 +166,7 @@ def build() -> FsdpLintServer:
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: FsdpLintServer, params: None) -> None:
-        ls.close()
+        ls.relint.cancel()  # publish nothing more
 
     return server
 
