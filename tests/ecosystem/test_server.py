@@ -336,3 +336,14 @@ def test_an_edit_during_a_run_supersedes_it_and_a_burst_is_one_more_run():
         return [current() for current in runs]
 
     assert asyncio.run(scenario()) == [False, True]  # the first run's results are stale; one more run
+
+
+def test_the_project_of_a_file_is_the_configuring_directory_else_the_workspace_folder_else_none(tmp_path):
+    from fsdp_lint.frontends.server.projects import project_of
+
+    write_tree(tmp_path, {"ws/sub/pyproject.toml": "[tool.fsdp-lint]\nignore = [\"FSD3\"]\n", "ws/sub/a.py": "", "ws/b.py": "",
+                          "loose/c.py": ""})
+    configured = project_of(str(tmp_path / "ws/sub/a.py"), [str(tmp_path / "ws")], "cache").project
+    assert configured.root == str(tmp_path / "ws/sub") and configured.options.selection.ignore == ("FSD3",)
+    assert project_of(str(tmp_path / "ws/b.py"), [str(tmp_path / "ws")], "cache").project.root == str(tmp_path / "ws")
+    assert project_of(str(tmp_path / "loose/c.py"), [str(tmp_path / "ws")], "cache").project.root is None

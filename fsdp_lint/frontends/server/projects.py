@@ -31,8 +31,9 @@ class Governed:
 def project_of(path: str, folders: Sequence[str], cache_dir: str) -> Governed:
     """The project of the file at `path` (absolute): the directory of the pyproject.toml that
     configures it, else the innermost workspace folder that holds it, else the repository root
-    above it, else its own directory. A bad configuration is reported, never fatal: the editor
-    keeps showing findings, under the built-in settings, while the file is being fixed."""
+    above it, else none (the open files alone, as `fsdp-lint - --stdin-filename` lints a file
+    outside any project). A bad configuration is reported, never fatal: the editor keeps showing
+    findings, under the built-in settings, while the file is being fixed."""
     problem = None
     try:
         settings = config.resolve([path])
@@ -42,16 +43,16 @@ def project_of(path: str, folders: Sequence[str], cache_dir: str) -> Governed:
     # and an edit relints little.
     options = config.lint_options(settings, jobs=1, cache_dir=cache_dir)
     root = _root(path, settings.path, folders)
-    return Governed(Project(root if os.path.isdir(root) else None, options, settings.force_exclude), problem)
+    return Governed(Project(root if root is not None and os.path.isdir(root) else None, options, settings.force_exclude), problem)
 
 
-def _root(path: str, config_path: Optional[str], folders: Sequence[str]) -> str:
+def _root(path: str, config_path: Optional[str], folders: Sequence[str]) -> Optional[str]:
     if config_path:
         return os.path.dirname(os.path.abspath(config_path))
     holding = [folder for folder in folders if _inside(path, folder)]
     if holding:
         return max(holding, key=len)
-    return config.project_root([path], None) or os.path.dirname(path)
+    return config.project_root([path], None)
 
 
 def _inside(path: str, folder: str) -> bool:
