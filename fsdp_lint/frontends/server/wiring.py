@@ -44,7 +44,7 @@ class FsdpLintServer(LanguageServer):
         # after the run under way (if any) has ended and written to it.
         self._cache = tempfile.TemporaryDirectory(prefix="fsdp-lint-server-", ignore_cleanup_errors=True)
         self.published: Dict[str, Published] = {}  # by URI: what the hover reads
-        self._reported: Set[str] = set()  # configuration problems shown once each
+        self._reported: Set[str] = set()  # problems and crashes are told once each, not at every keystroke
         self.relint = Debounced(self._lint, DEBOUNCE_S)
 
     def open_files(self) -> List[OpenFile]:
@@ -66,8 +66,11 @@ class FsdpLintServer(LanguageServer):
         edits = workspace.workspace_edit if workspace is not None else None
         return bool(edits is not None and edits.document_changes)
 
-    def log(self, message: str, kind: lsp.MessageType = lsp.MessageType.Error) -> None:
-        self.window_log_message(lsp.LogMessageParams(kind, message))
+    def log(self, message: str) -> None:
+        """An error for the editor's LSP log, once."""
+        if message not in self._reported:
+            self._reported.add(message)
+            self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Error, message))
 
     async def _lint(self, current: Current) -> None:
         try:
@@ -111,7 +114,6 @@ class FsdpLintServer(LanguageServer):
     def clear(self, uri: str) -> None:
         self.published.pop(uri, None)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, []))
-
 
 
 def _uri_of(path: str) -> str:
