@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from fsdp_lint.analysis.project import Project
 
 AttrPath = Tuple[str, ...]
+FlagConditions = FrozenSet[Tuple[str, AttrPath, bool]]  # (parameter name, attribute path, value)
 ABOVE: AttrPath = ("..",)  # in `ObjectFacts.sharded`: a module that contains the object is sharded
 
 
@@ -62,6 +63,9 @@ class ObjectFacts:
     sharded: FrozenSet[AttrPath] = frozenset()
     meta: MetaState = MetaState.NONE
     attrs: Tuple[Tuple[AttrPath, Value], ...] = ()
+    # the flags every run that sharded a path fixed, as attributes of the callee's parameters:
+    # `(("model",), {("self", ("world_mesh",), True)})` (`fsdp_lint.analysis.flags`)
+    conditions: Tuple[Tuple[AttrPath, "FlagConditions"], ...] = ()
 
 
 @dataclass(frozen=True)

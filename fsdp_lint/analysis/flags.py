@@ -23,9 +23,15 @@ T = TypeVar("T")
 def test_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG], Optional[T]]) -> List[Tuple[T, bool]]:
     """The truth values that taking the `taken` arm of `test` fixes: `subject(expr)` says what an
     operand tests (None: nothing this module tracks). `not` flips; `a and b` taken fixes both,
-    `a or b` not taken fixes both, the other outcomes fix neither."""
+    `a or b` not taken fixes both, the other outcomes fix neither. `x is None` is "x is false"
+    and `x is not None` "x is true": the attributes tested so hold an object or None."""
     while isinstance(test, nodes.UnaryOp) and test.op == "not":
         test, taken = test.operand, not taken
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in ("is", "is not"):
+        right = test.ops[0][1]
+        if not (isinstance(right, nodes.Const) and right.value is None):
+            return []
+        return test_flags(test.left, taken == (test.ops[0][0] == "is not"), subject)
     if isinstance(test, nodes.BoolOp):
         if (test.op == "and") != taken:
             return []

@@ -20,14 +20,15 @@ rules can ask for it without re-running side effects.
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple, Union
 
 from astroid import nodes
 
 from fsdp_lint.analysis import known_apis, paths
 from fsdp_lint.analysis.context import (
-    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, MetaState, ObjectFacts, Origin, RootMapper, ShardEvent, Summary, relative_value,
+    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, MetaState, ObjectFacts, Origin, RootMapper, ShardEvent, Summary,
+    relative_value,
 )
 from fsdp_lint.analysis.flags import test_flags
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
@@ -165,7 +166,6 @@ class Flow:
         # tree's entry points depend on (`Project.enter`, `Project.is_entry`).
         self.deferred: Set[str] = set()
         self.calls: Set[str] = set()
-        self._flags: Dict[paths.Literal, Tuple[Tuple[Obj, bool], ...]] = {}  # what each branch outcome fixes
         self._seq = 0
         self._meta_depth = 0
         self._generations: Dict[str, int] = {}
@@ -427,10 +427,12 @@ class Flow:
             return facts
         self.known_params.add(root)
         origin = self.origins.get(name)
+        conditions = dict(facts.conditions)
         for attrs in sorted(facts.sharded):
             node = origin.shard if origin is not None else self.scope
             above = attrs == ABOVE
-            self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above))
+            path = frozenset(paths.flag(_param_root(self.scope, holder), flag_attrs, value) for holder, flag_attrs, value in conditions.get(attrs, ()))
+            self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above, path=path))
         if facts.meta:
             self.meta_roots.add(root)
         if facts.meta > MetaState.META:
@@ -555,39 +557,35 @@ class Flow:
             path = paths.join(path, state.path)
         self.path = path
 
-    def _arm(self, body: List[nodes.NodeNG], start: _State, literal: Optional[paths.Literal]) -> Optional[_State]:
+    def _arm(self, body: List[nodes.NodeNG], start: _State, outcome: Path = EMPTY) -> Optional[_State]:
         """Walk one arm from `start`; its end state, or None when it cannot fall through."""
         self._restore(start)
-        if literal is not None:
-            self.path = self.path | {literal}
+        self.path = self.path | outcome
         self._block(body)
         return None if _leaves(body) else self._snapshot()
 
-    def _literal(self, test: nodes.NodeNG, taken: bool) -> paths.Literal:
-        literal = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
-        if literal not in self._flags:
-            self._flags[literal] = tuple(test_flags(test, taken, self._flag_subject))
-        return literal
+    def _outcome(self, test: nodes.NodeNG, taken: bool) -> Path:
+        """The literals of taking the `taken` arm of `test`: its own, and a flag literal for each
+        attribute of an object that the outcome fixes (`if not model.tie:`)."""
+        own = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
+        fixed = [paths.flag(subject.root, subject.attrs, value) for subject, value in test_flags(test, taken, self._flag_subject)]
+        return frozenset([own, *fixed])
 
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
-        """The attribute of an object that a test reads (`model.enable_weight_tying`), by its
-        path from the object, not by the value it holds: what `flag_value` is asked about."""
+        """The attribute of an object that a test reads (`model.tie`, `self.mesh`), by
+        its path from the object, not by the value it holds: the same attribute is the same flag
+        in every function the object reaches."""
         chain = paths.attribute_chain(expr)
         if chain is None or "." not in chain:
             return None
         base, *attrs = chain.split(".")
         owner = self.env.get(base)
-        return self.canonical(Obj(owner.root, owner.attrs + tuple(attrs))) if isinstance(owner, Obj) else None
+        return Obj(owner.root, owner.attrs + tuple(attrs)) if isinstance(owner, Obj) else None
 
-    def flag_value(self, path: paths.Path, flag: Obj) -> Optional[bool]:
+    def flag_value(self, path: Path, flag: Obj) -> Optional[bool]:
         """The truth value of the attribute `flag` on every run through `path`, where a branch
-        on that path tested it; None where none did."""
-        flag = self.canonical(flag)
-        for literal in path:
-            for subject, value in self._flags.get(literal, ()):
-                if (subject.root, subject.attrs) == (flag.root, flag.attrs):
-                    return value
-        return None
+        on that path (here, in a caller, or in a callee) tested it; None where none did."""
+        return paths.flag_value(path, flag.root, flag.attrs)
 
     def _block(self, statements: List[nodes.NodeNG]) -> None:
         guards = 0
@@ -627,9 +625,9 @@ class Flow:
                 return
             start = self._snapshot()
             self.conditions.append((node.test, True))
-            then = self._arm(node.body, start, self._literal(node.test, True))
+            then = self._arm(node.body, start, self._outcome(node.test, True))
             self.conditions[-1] = (node.test, False)
-            orelse = self._arm(node.orelse, start, self._literal(node.test, False))
+            orelse = self._arm(node.orelse, start, self._outcome(node.test, False))
             self.conditions.pop()
             self._join([then, orelse])
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
@@ -678,7 +676,7 @@ class Flow:
         elif isinstance(node, nodes.Match):
             self._eval(node.subject)
             start = self._snapshot()
-            ends = [self._arm(case.body, start, None) for case in node.cases]
+            ends = [self._arm(case.body, start) for case in node.cases]
             ends.append(start)  # no case may match
             self._join(ends)
         else:
@@ -767,10 +765,10 @@ class Flow:
             self._eval(node.test)
             start = self._snapshot()
             self.conditions.append((node.test, True))
-            self.path = start.path | {self._literal(node.test, True)}
+            self.path = start.path | self._outcome(node.test, True)
             body = self._eval(node.body)
             self.conditions[-1] = (node.test, False)
-            self.path = start.path | {self._literal(node.test, False)}
+            self.path = start.path | self._outcome(node.test, False)
             orelse = self._eval(node.orelse)
             self.conditions.pop()
             self.path = start.path
@@ -1075,7 +1073,7 @@ class Flow:
             if isinstance(value, Obj):
                 reads = self.project.self_reads(func) if is_instance_method(func) and name == _first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
-                params.append((name, facts))
+                params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound))))
                 if origin is not None:
                     origins[name] = origin
             elif self._passes(value, live):
@@ -1088,6 +1086,22 @@ class Flow:
             or any(path_covers(o, e.target) or path_covers(e.target, o) for o in referred)
         )
         return Context(tuple(params), shared), origins
+
+    def _named_flags(self, conditions: Tuple[Tuple[AttrPath, object], ...], bound: Dict[str, Value]) -> Tuple[Tuple[AttrPath, FlagConditions], ...]:
+        """Flag literals of this walk's objects as attributes of the callee's parameters
+        (`self.world_mesh`): a flag of an object the callee does not receive is dropped."""
+        holders = [(name, self.canonical(value)) for name, value in sorted(bound.items()) if isinstance(value, Obj)]
+        named = []
+        for attrs, flags in conditions:
+            kept = set()
+            for root, flag_attrs, value in paths.flags(flags):  # type: ignore[arg-type]
+                for name, holder in holders:
+                    if holder.root == root and flag_attrs[: len(holder.attrs)] == holder.attrs:
+                        kept.add((name, flag_attrs[len(holder.attrs):], value))
+                        break
+            if kept:
+                named.append((attrs, frozenset(kept)))
+        return tuple(named)
 
     def _as_stored(self, value: Value, base: Obj, root: Root, path: AttrPath) -> Optional[Value]:
         """An attribute's value as the callee holds it: an object by the path it is stored at
@@ -1123,14 +1137,22 @@ class Flow:
     def _facts_of(
         self, base: Obj, root: Root, live: List[ShardEvent], call: nodes.NodeNG, callee: str, reads: Optional[FrozenSet[str]] = None,
     ) -> Tuple[ObjectFacts, Optional[Origin]]:
-        sharded = set()
+        """The facts of the object `base` as the callee's parameter (`root`) sees them; the flag
+        conditions of its sharded paths are still in this walk's terms (`_context_for` names them
+        by the callee's parameters)."""
+        sharded: Dict[AttrPath, Path] = {}  # each sharded path, with the flags every run that sharded it fixed
+
+        def note(attrs: AttrPath, event: ShardEvent) -> None:
+            flags = frozenset(literal for literal in event.path if literal[0][0] == "flag")
+            sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
+
         origin: Optional[Origin] = None
         for event in live:
             target = event.target
             if target.root == base.root and len(target.attrs) >= len(base.attrs) and path_covers(Obj(base.root, target.attrs[: len(base.attrs)]), base):
-                sharded.add(target.attrs[len(base.attrs):])
+                note(target.attrs[len(base.attrs):], event)
             elif path_covers(target, base):
-                sharded.add(() if len(target.attrs) == len(base.attrs) else ABOVE)
+                note(() if len(target.attrs) == len(base.attrs) else ABOVE, event)
             else:
                 continue
             if origin is None:
@@ -1149,13 +1171,14 @@ class Flow:
                     for event in live:
                         if path_covers(value, event.target) or path_covers(event.target, value):
                             extra = event.target.attrs[len(value.attrs):] if path_covers(value, event.target) else ()
-                            sharded.add(attr_path[len(base.attrs):] + extra)
+                            note(attr_path[len(base.attrs):] + extra, event)
                             if origin is None:
                                 source = event.origin or Origin(event.node, self._display_name())
                                 origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
         meta = self.meta_state(base) if not base.attrs else MetaState.NONE
-        return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs)), origin
+        conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
+        return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs), conditions), origin
 
     def _informative(self, value: Value) -> bool:
         """Whether a stored value tells a callee more than the bare attribute would: an object of
@@ -1215,8 +1238,9 @@ class Flow:
         seq = self._tick()
         mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
         for event in summary.events:
+            path = self.path | _mapped_flags(event.path, mapper)
             for target in mapper.objs(event.target):
-                self.events.append(ShardEvent(self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=self.path))
+                self.events.append(ShardEvent(self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=path))
         for event in summary.replacements:
             for target in mapper.objs(event.target):
                 self.replacements.append(ShardEvent(self.canonical(target), node, seq, path=self.path))
@@ -1410,6 +1434,17 @@ def _first_param(func: nodes.FunctionDef) -> Optional[str]:
 def is_instance_method(func: nodes.FunctionDef) -> bool:
     """A method whose first parameter is the object it is called on."""
     return isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and not _is_classmethod(func) and _first_param(func) is not None
+
+
+def _mapped_flags(path: Path, mapper: RootMapper) -> Path:
+    """A callee's flag literals in the caller's terms (the literals about its own texts mean
+    nothing there); a flag of an object the caller may hold as several is dropped."""
+    mapped = []
+    for root, attrs, value in paths.flags(path):
+        objs = mapper.objs(Obj(root, attrs))
+        if len(objs) == 1:
+            mapped.append(paths.flag(objs[0].root, objs[0].attrs, value))
+    return frozenset(mapped)
 
 
 def _param_root(func: nodes.FunctionDef, name: str) -> Root:

@@ -8,16 +8,25 @@ the versions of the names it reads. Two tests of the same unchanged flag share a
 bypass on incompatible paths; once `args` is rebound, the atom is a different one. Equality tests
 of one subject against different constants (`fsdp_version == 1` / `fsdp_version == 2`) cannot
 both be true.
+
+A flag literal (`flag`) is about an attribute of an object rather than a text: the value a test
+fixes for `model.tie_embeddings` (`fsdp_lint.analysis.flags`). Its atom names the object by its
+root, so it survives where texts do not: into a callee that receives the object, and back to the
+caller through a summary, with the root mapped (`Flow`), so that a test in one function and a
+test in another of the same attribute of the same object take the same arm.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Dict, FrozenSet, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterator, Optional, Tuple
 
 from astroid import nodes
 
-# ("bool", text) or ("eq", subject text, constant repr); text carries the versions of its names.
-Atom = Tuple[str, ...]
+from fsdp_lint.analysis.values import Root
+
+# ("bool", text) or ("eq", subject text, constant repr), where text carries the versions of its
+# names; or ("flag", root, attribute path) for an attribute of an object.
+Atom = Tuple[object, ...]
 Literal = Tuple[Atom, bool]
 Path = FrozenSet[Literal]
 EMPTY: Path = frozenset()
@@ -36,6 +45,26 @@ def literal(test: nodes.NodeNG, taken: bool, version: Callable[[str], int], text
         if op in _EQUALITY and isinstance(right, nodes.Const):
             return ("eq", _text(test.left, version, texts), repr(right.value)), taken == _EQUALITY[op]
     return ("bool", _text(test, version, texts)), taken
+
+
+def flag(root: Root, attrs: Tuple[str, ...], value: bool) -> Literal:
+    """The literal of `root.attrs` having truth value `value`."""
+    return ("flag", root, attrs), value
+
+
+def flags(path: Path) -> Iterator[Tuple[Root, Tuple[str, ...], bool]]:
+    """The flag literals of a path, as (root, attribute path, value)."""
+    for atom, value in path:
+        if atom[0] == "flag":
+            yield atom[1], atom[2], value  # type: ignore[misc]
+
+
+def flag_value(path: Path, root: Root, attrs: Tuple[str, ...]) -> Optional[bool]:
+    """The truth value of `root.attrs` on every run through `path`, if a test on it fixed one."""
+    for value in (True, False):
+        if (("flag", root, attrs), value) in path:
+            return value
+    return None
 
 
 def compatible(a: Path, b: Path) -> bool:

@@ -3,7 +3,7 @@ which objects may be sharded anywhere. Computed once per run, queried by every r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Protocol, Set, Tuple, Union
 
 from astroid import nodes
@@ -169,7 +169,7 @@ class Project:
             seen.add(context)
             return context
         narrow = tuple(
-            (name, ObjectFacts(None, facts.sharded, facts.meta, ()) if isinstance(facts, ObjectFacts) else facts)
+            (name, replace(facts, cls=None, attrs=()) if isinstance(facts, ObjectFacts) else facts)
             for name, facts in context.params
             if isinstance(facts, ObjectFacts) and (facts.sharded or facts.meta) or isinstance(facts, (Constant, Optimizer))
         )
