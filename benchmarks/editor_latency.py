@@ -14,13 +14,14 @@ flake8 runs every installed plugin on every file whatever `--select` says, and `
 too (codes match by prefix), so an installed plugin cannot be left out by a selection: the
 baseline removes it from the plugins flake8 finds, in the same launcher both commands go through.
 
-    python benchmarks/editor_latency.py [--repeat 15] [--lines 1000] [--stdin] [--file PATH]
+    python benchmarks/editor_latency.py [--repeat 15] [--lines 1000] [--stdin] [--file PATH] [--instructions]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -46,9 +47,9 @@ sys.exit(main())
 """
 
 
-def flake8(args: List[str], cwd: str, plugin: bool, stdin: bytes) -> Tuple[float, float, str]:
-    """(wall seconds, CPU seconds of the process, its output). The CPU time, from `wait4`, moves
-    less than the wall time with what else the machine runs."""
+def flake8(args: List[str], cwd: str, plugin: bool, stdin: bytes, prefix: Sequence[str] = ()) -> Tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the process, its output), run under `prefix` (a profiler).
+    The CPU time, from `wait4`, moves less than the wall time with what else the machine runs."""
     # Bytecode is cached (under the work directory, filled by the untimed first round), as an
     # installed package's is, even where the environment turns caching off: compiling the linter's
     # modules again on every start is no part of an editor's answer.
@@ -60,16 +61,27 @@ def flake8(args: List[str], cwd: str, plugin: bool, stdin: bytes) -> Tuple[float
     with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         given.write(stdin)
         given.seek(0)
-        process = subprocess.Popen([sys.executable, "-c", _LAUNCHER, "--isolated", *args], cwd=cwd, env=env, stdin=given, stdout=out, stderr=err)
+        command = [*prefix, sys.executable, "-c", _LAUNCHER, "--isolated", *args]
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdin=given, stdout=out, stderr=err)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
         process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         output, error = out.read().decode(), err.read().decode(errors="replace")
-    if process.returncode not in (0, 1) or error:
+    if process.returncode not in (0, 1) or (error and not prefix):
         raise SystemExit(f"flake8 failed ({process.returncode}): {error}")
-    return wall, usage.ru_utime + usage.ru_stime, output
+    return wall, usage.ru_utime + usage.ru_stime, output if not prefix else error
+
+
+def instructions(args: List[str], cwd: str, plugin: bool, stdin: bytes) -> int:
+    """The instructions one run executes, counted by valgrind's callgrind: the same from run to run
+    whatever else the machine runs (about 15 s a run)."""
+    report = flake8(args, cwd, plugin, stdin, ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"])[2]
+    counted = re.search(r"Collected : (\d+)", report)
+    if counted is None:
+        raise SystemExit(f"valgrind counted nothing:\n{report}")
+    return int(counted.group(1))
 
 
 def code_of(line: str) -> str:
@@ -87,6 +99,7 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--lines", type=int, default=1000, help="length of the generated file (default 1000)")
     parser.add_argument("--file", default=None, help="lint this file instead of a generated one")
     parser.add_argument("--stdin", action="store_true", help="pass the file on stdin, as editors send unsaved buffers")
+    parser.add_argument("--instructions", action="store_true", help="also count each command's instructions once (valgrind)")
     args = parser.parse_args(list(argv) or None)
     workdir = tempfile.mkdtemp(prefix="editor-latency-")
     try:
@@ -131,6 +144,10 @@ def _measure(args: argparse.Namespace, workdir: str) -> int:
     verdict = "met" if difference <= TARGET_S else "MISSED"
     print(f"{'difference':<14} {difference:>7.3f} {cpu['flake8 + FSD'] - cpu['flake8']:>7.3f}  (target: wall <= {TARGET_S} s: {verdict})")
     print(f"{'ratio':<14} {medians['flake8 + FSD'] / medians['flake8']:>7.2f} {cpu['flake8 + FSD'] / cpu['flake8']:>7.2f}")
+    if args.instructions:
+        counts = {name: instructions(command, workdir, plugin, stdin) for name, (command, plugin) in commands.items()}
+        added = counts["flake8 + FSD"] - counts["flake8"]
+        print(f"instructions   flake8 {counts['flake8'] / 1e9:.3f} G, flake8 + FSD {counts['flake8 + FSD'] / 1e9:.3f} G, difference {added / 1e9:.3f} G")
     print(f"FSD findings: {len(fsd)}")
     for line in fsd:
         print(f"  {line[:160]}")
