@@ -198,15 +198,3 @@ def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore],
             yield from _walk_dir(path, exclude, ignores, respect_gitignore)
         else:
             log.debug("skip %s/ (a virtual environment)", path)
-
-
-def module_name(path: str, is_package_dir=None) -> str:
-    """The dotted module name: the file's stem, prefixed by every enclosing package directory."""
-    has_init = is_package_dir or (lambda d: os.path.isfile(os.path.join(d, "__init__.py")))
-    directory, filename = os.path.split(os.path.normpath(path))
-    stem = filename.rsplit(".", 1)[0]
-    parts = [] if stem == "__init__" else [stem]
-    while directory and has_init(directory):
-        directory, package = os.path.split(directory)
-        parts.insert(0, package)
-    return ".".join(parts) or stem

@@ -8,7 +8,6 @@ Nothing here knows a particular rule; nothing here imports torch or the linted c
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import logging
 import os
@@ -19,7 +18,8 @@ from typing import Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional,
 
 from fsdp_lint.engine import parallel, syntax_check
 from fsdp_lint.analysis.declared_apis import DeclaredApis
-from fsdp_lint.engine.files import Discovered, discover, module_name
+from fsdp_lint.engine.files import Discovered, discover
+from fsdp_lint.engine.module_names import module_names
 from fsdp_lint.engine.prefilter import FileScan
 from fsdp_lint.engine.registry import all_rules
 from fsdp_lint.engine.rule import RuleSetting
@@ -134,7 +134,7 @@ def _lint_paths(paths: Sequence[str], options: LintOptions, buffers: Mapping[str
                 hashes[path] = cache.content_hash(raw)
             del data[path]
     texts = _Texts(data)
-    tree = SourceTree(texts, _module_names(data, _package_dir_on_disk), data, on_disk=True, target_version=options.target_version)
+    tree = SourceTree(texts, module_names(data, _package_dir_on_disk), data, on_disk=True, target_version=options.target_version)
     config = _rule_config(options)
     phase = time.perf_counter()
     scan_errors = _scan(tree, config, options.jobs, hashes if hash_while_scanning else None)
@@ -235,7 +235,7 @@ def lint_sources(
     if is_package_dir is None:
         in_memory = {os.path.dirname(os.path.normpath(p)) for p in sources if os.path.basename(p) == "__init__.py"}
         is_package_dir = in_memory.__contains__
-    tree = SourceTree(dict(sources), _module_names(sources, is_package_dir), target_version=options.target_version)
+    tree = SourceTree(dict(sources), module_names(sources, is_package_dir), target_version=options.target_version)
     config = _rule_config(options)
     with _no_cyclic_gc():
         scan_errors = _scan(tree, config, options.jobs)
@@ -265,17 +265,3 @@ def _fingerprint(options: LintOptions) -> str:
     the grammar of the running Python (what parses, FSD001 or FSD002)."""
     return repr((options.selection, tuple(options.exclude), options.respect_gitignore, options.rule_settings,
                  options.noqa, options.prefilter, options.apis, options.target_version, sys.version_info[:2]))
-
-
-def _module_names(sources: Mapping[str, object], is_package_dir: Callable[[str], bool]) -> Dict[str, str]:
-    """Dotted names; scripts that share a name (many `train.py`) get their directory path instead."""
-    is_package_dir = functools.lru_cache(maxsize=None)(is_package_dir)  # asked once per file and level
-    names = {path: module_name(path, is_package_dir) for path in sources}
-    counts: Dict[str, int] = {}
-    for name in names.values():
-        counts[name] = counts.get(name, 0) + 1
-    for path, name in names.items():
-        if counts[name] > 1:
-            stem = os.path.splitext(os.path.normpath(path))[0].lstrip("./" + os.sep)
-            names[path] = stem.replace(os.sep, ".").replace("/", ".")
-    return names
