@@ -1,15 +1,13 @@
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List
 
 from astroid import nodes
 
 from fsdp_lint.analysis import known_apis
 from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.imported_code import creates_cuda_mesh, creates_nccl_group_without_device, is_script
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
-
-INIT_PROCESS_GROUP = frozenset({"torch.distributed.init_process_group", "torch.distributed.distributed_c10d.init_process_group"})
-INIT_DEVICE_MESH = frozenset({"torch.distributed.device_mesh.init_device_mesh", "torch.distributed.init_device_mesh"})
 
 
 class DeviceMapping(Rule):
@@ -149,10 +147,10 @@ class DeviceMapping(Rule):
             return
         qname = flow.qualified_name(func)
         what = None
-        if qname in INIT_PROCESS_GROUP and _is_nccl(node) and not any(k.arg == "device_id" for k in node.keywords or []):
+        if creates_nccl_group_without_device(node, qname):
             if not self._selected(flow, count_mesh=True):
                 what = "the NCCL process group is created"
-        elif qname in INIT_DEVICE_MESH and _first_const(node) == "cuda" and self._cuda_used:
+        elif creates_cuda_mesh(node, qname) and self._cuda_used:
             if not self._selected(flow, count_mesh=False):
                 what = f"CUDA was already used (line {self._cuda_used[0].lineno}) when the device mesh is created, so it does not pick the GPU,"
         if what is not None:
@@ -164,19 +162,12 @@ class DeviceMapping(Rule):
     def _selected(self, flow: Flow, count_mesh: bool) -> bool:
         """True unless this is a script using fully_shard whose setup path never selects a GPU."""
         module = flow.scope.root()
-        if not _is_script(module):
+        if not is_script(module):
             return True
-        path = flow.project.imported_tree_modules(module)
+        path = flow.project.imported.setup_path(module) or ()
         if not any("fully_shard" in m.locals or _mentions_fully_shard(m) for m in path):
             return True
         return any(known_apis.selects_device(m, count_mesh) for m in path)
-
-
-def _is_script(module: nodes.Module) -> bool:
-    for node in module.body:
-        if isinstance(node, nodes.If) and "__name__" in node.test.as_string() and "__main__" in node.test.as_string():
-            return True
-    return False
 
 
 def _mentions_fully_shard(module: nodes.Module) -> bool:
@@ -185,12 +176,3 @@ def _mentions_fully_shard(module: nodes.Module) -> bool:
         for n in module.nodes_of_class((nodes.Attribute, nodes.Name))
     )
 
-
-def _is_nccl(node: nodes.Call) -> bool:
-    backend = next((k.value for k in node.keywords or [] if k.arg == "backend"), node.args[0] if node.args else None)
-    return isinstance(backend, nodes.Const) and isinstance(backend.value, str) and "nccl" in backend.value
-
-
-def _first_const(node: nodes.Call) -> Optional[str]:
-    arg = node.args[0] if node.args else next((k.value for k in node.keywords or [] if k.arg == "device_type"), None)
-    return arg.value if isinstance(arg, nodes.Const) and isinstance(arg.value, str) else None

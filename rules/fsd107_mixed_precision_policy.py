@@ -208,11 +208,7 @@ def _resolve(expr: nodes.NodeNG, flow: Optional[Flow] = None) -> nodes.NodeNG:
         if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
             return binding.parent.value
         if isinstance(binding, nodes.ImportFrom) and flow is not None:
-            module, _, name = (flow.qualified_name(expr) or "").rpartition(".")
-            tree_module = flow.project.module(module)
-            assigns = tree_module.locals.get(name, ()) if tree_module is not None else ()
-            if len(assigns) == 1 and isinstance(assigns[0], nodes.AssignName) and isinstance(assigns[0].parent, nodes.Assign):
-                return assigns[0].parent.value
+            return flow.project.imported.value(flow.qualified_name(expr)) or expr
     return expr
 
 

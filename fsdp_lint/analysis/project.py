@@ -12,6 +12,7 @@ from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, ObjectFacts, Or
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.flags import AttrPath, ClassFlags, Guard, self_path
+from fsdp_lint.analysis.imported_code import ImportedCode
 from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Deferred, Obj, Optimizer, Root, Value, path_covers, related_objects
@@ -117,6 +118,7 @@ class Project:
         self._class_facts: Dict[str, ClassFacts] = {}
         self._memo = ResolutionMemo() if memo is None else memo
         self.texts: Dict[int, Tuple[str, Tuple[str, ...]]] = {}  # branch tests' text and names, by node
+        self.imported = ImportedCode()  # what rules read of other modules: the engine collects it before the rule pass
 
     # ---- building the facts ---------------------------------------------------------------------
 
@@ -514,21 +516,6 @@ class Project:
         self._class_facts[qname] = facts
         return facts
 
-    def imported_tree_modules(self, module: nodes.Module, depth: int = 2) -> List[nodes.Module]:
-        """`module` and the modules of the tree it imports, and theirs, `depth` levels deep."""
-        found: Dict[str, nodes.Module] = {module.name: module}
-        frontier = [module]
-        for _ in range(depth):
-            following = []
-            for current in frontier:
-                for name in _imported_names(current):
-                    imported = self._split_module(name)[0]
-                    if imported is not None and imported.name not in found:
-                        found[imported.name] = imported
-                        following.append(imported)
-            frontier = following
-        return list(found.values())
-
     def class_has_blocks(self, qname: Optional[str]) -> bool:
         """Whether a class of the tree holds repeated blocks (an `nn.ModuleList`, `ModuleDict` or
         `Sequential` attribute), or is a pretrained transformer: the models that need per-block units."""
@@ -714,17 +701,6 @@ def scopes_of(module: nodes.Module) -> Iterator[nodes.NodeNG]:
             child for child in reversed(list(node.get_children()))
             if child.is_statement or isinstance(child, nodes.MatchCase)
         )
-
-
-def _imported_names(module: nodes.Module) -> Iterator[str]:
-    """Dotted names a module imports (`import a.b`, `from a import b` gives `a` and `a.b`)."""
-    for node in module.nodes_of_class((nodes.Import, nodes.ImportFrom)):
-        if isinstance(node, nodes.Import):
-            yield from (name for name, _ in node.names)
-        else:
-            base = relative_module(module, node.modname, node.level)
-            yield base
-            yield from (f"{base}.{name}" for name, _ in node.names if name != "*")
 
 
 def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:

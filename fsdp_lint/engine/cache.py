@@ -2,13 +2,17 @@
 relints only when it can change the findings.
 
 One cache file per workspace (the paths linted, from which directory, with which options and
-which build of fsdp-lint). It holds the content hash of every file of the last run and:
+which build of fsdp-lint). It holds the content hash and module name of every file of the last
+run and:
 
-- the findings of that run: reused as they are when no file changed;
-- what the analysis depended on: the files it parsed (with their module names), every module
-  name it looked up and where that led, and the files the byte scan kept. When some other file
+- the findings of that run: reused as they are when no file changed and none was renamed (an
+  `__init__.py` above the linted paths renames their modules);
+- what the analysis depended on: the files it read (with their module names), every module name
+  it looked up and where that led, and the files the byte scan kept. When some other file
   changed, the scan runs again; if it keeps the same files and none of the depended-on files or
-  lookups changed, the analysis is reused and only the cheap per-file checks are redone.
+  lookups changed, the analysis is reused and only the cheap per-file checks are redone. The rule
+  pass, which may run in forked workers, parses nothing (`fsdp_lint.analysis.imported_code`), and
+  the workers send back the names they looked up, so these inputs are complete.
 
 A run with an internal error is never stored: its findings are incomplete.
 """
@@ -116,11 +120,12 @@ def content_hash(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()[:16]
 
 
-def tree_key(hashes: Mapping[str, bytes], unreadable: Iterable[str]) -> str:
-    """One key for every file's path and content hash, and the paths that could not be read."""
+def tree_key(hashes: Mapping[str, bytes], unreadable: Iterable[str], names: Mapping[str, str]) -> str:
+    """One key for every file's path, content hash and module name (which `__init__.py` files
+    outside the linted paths decide too), and the paths that could not be read."""
     digest = hashlib.blake2b(digest_size=16)
     for path in sorted(hashes):
-        digest.update(path.encode("utf-8", "surrogatepass") + b"\0" + hashes[path])
+        digest.update(path.encode("utf-8", "surrogatepass") + b"\0" + hashes[path] + b"\0" + names.get(path, "").encode("utf-8", "surrogatepass") + b"\0")
     for path in sorted(unreadable):
         digest.update(b"\1" + path.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()

@@ -116,12 +116,13 @@ def _lint_paths(paths: Sequence[str], options: LintOptions, buffers: Mapping[str
         else:
             data[entry.path] = read
     unreadable = [failure.path for failure in failures]
+    names = module_names(data, _package_dir_on_disk)  # they also depend on `__init__.py` files above the paths
     workspace = list(paths) + [f"<buffer {path}>" for path in sorted(buffers)]
     store = cache.ResultCache.open(options.cache_dir, workspace, _fingerprint(options)) if options.cache_dir else None
     hashes: Dict[str, bytes] = {}
     if store is not None and store.has_entry():  # else a cold run: hash while scanning, below
         hashes = {path: cache.content_hash(raw) for path, raw in data.items()}
-        hit = store.whole_run(cache.tree_key(hashes, unreadable))
+        hit = store.whole_run(cache.tree_key(hashes, unreadable, names))
         if hit is not None:
             log.info("cache: no file changed since the last run (%s): its findings, in %.3fs", store.path, time.perf_counter() - started)
             return LintResult(list(hit), [], len(found))
@@ -134,7 +135,9 @@ def _lint_paths(paths: Sequence[str], options: LintOptions, buffers: Mapping[str
                 hashes[path] = cache.content_hash(raw)
             del data[path]
     texts = _Texts(data)
-    tree = SourceTree(texts, module_names(data, _package_dir_on_disk), data, on_disk=True, target_version=options.target_version)
+    if len(names) != len(data):  # undecodable files left out: they no longer share a name
+        names = module_names(data, _package_dir_on_disk)
+    tree = SourceTree(texts, names, data, on_disk=True, target_version=options.target_version)
     config = _rule_config(options)
     phase = time.perf_counter()
     scan_errors = _scan(tree, config, options.jobs, hashes if hash_while_scanning else None)
@@ -162,7 +165,7 @@ def _lint_paths(paths: Sequence[str], options: LintOptions, buffers: Mapping[str
     result = LintResult(analysis.findings.violations + unparsable + failures, errors, len(found))
     result.violations = sorted(set(v for v in result.violations if options.selection.enabled(v.code, v.path)))
     if store is not None and not result.internal_errors:
-        store.save(cache.tree_key(hashes, unreadable), tree, hashes, analysis, relevant, result.violations, syntax)
+        store.save(cache.tree_key(hashes, unreadable, names), tree, hashes, analysis, relevant, result.violations, syntax)
     log.info("run: %d files in %.3fs", len(found), time.perf_counter() - started)
     return result
 
@@ -263,5 +266,6 @@ def _rule_config(options: LintOptions) -> RuleConfig:
 def _fingerprint(options: LintOptions) -> str:
     """What besides the files decides a run's findings: the options that select and configure, and
     the grammar of the running Python (what parses, FSD001 or FSD002)."""
+    apis = (sorted(options.apis.shard_functions), sorted(options.apis.optimizers))  # a set's repr changes order between runs
     return repr((options.selection, tuple(options.exclude), options.respect_gitignore, options.rule_settings,
-                 options.noqa, options.prefilter, options.apis, options.target_version, sys.version_info[:2]))
+                 options.noqa, options.prefilter, apis, options.target_version, sys.version_info[:2]))

@@ -15,16 +15,16 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Type
 from fsdp_lint.engine import shared_work
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.engine.source import ParsedFile
-from fsdp_lint.engine.tree_analysis import Findings, RuleConfig, run_rules_on
+from fsdp_lint.engine.tree_analysis import Findings, Lookups, RuleConfig, run_rules_on
 
-RulePass = Callable[[Project, Sequence[ParsedFile], RuleConfig, Mapping[str, ParsedFile]], Findings]
+RulePass = Callable[[Project, Sequence[ParsedFile], RuleConfig, Mapping[str, ParsedFile], Lookups], Findings]
 
 # Below this many lines of parsed code (for the rule pass) or bytes of files (for the scan),
 # forking costs more than it saves.
 MIN_LINES = 20_000
 MIN_BYTES = 2_000_000
 
-_inherited: Optional[Tuple[Project, Sequence[ParsedFile], RuleConfig, Mapping[str, ParsedFile]]] = None
+_inherited: Optional[Tuple[Project, Sequence[ParsedFile], RuleConfig, Mapping[str, ParsedFile], Lookups]] = None
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -46,19 +46,21 @@ def rule_pass(jobs: int) -> Optional[RulePass]:
     if count <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return None
 
-    def run(project: Project, files: Sequence[ParsedFile], config: RuleConfig, sources: Mapping[str, ParsedFile]) -> Findings:
+    def run(project: Project, files: Sequence[ParsedFile], config: RuleConfig, sources: Mapping[str, ParsedFile], looked_up: Lookups) -> Findings:
         if sum(file.text.count("\n") for file in files) < MIN_LINES or len(files) < 2:
-            return run_rules_on(project, files, config, sources)
-        return _forked(project, files, config, sources, min(count, len(files)))
+            return run_rules_on(project, files, config, sources, looked_up)
+        return _forked(project, files, config, sources, looked_up, min(count, len(files)))
 
     return run
 
 
-def _forked(project: Project, files: Sequence[ParsedFile], config: RuleConfig, sources: Mapping[str, ParsedFile], count: int) -> Findings:
+def _forked(
+    project: Project, files: Sequence[ParsedFile], config: RuleConfig, sources: Mapping[str, ParsedFile], looked_up: Lookups, count: int,
+) -> Findings:
     global _inherited
     by_size = sorted(range(len(files)), key=lambda i: -len(files[i].text))
     shares: List[List[int]] = [by_size[start::count] for start in range(count)]
-    _inherited = (project, files, config, sources)
+    _inherited = (project, files, config, sources, looked_up)
     try:
         with multiprocessing.get_context("fork").Pool(count) as pool:
             parts = pool.map(_run_share, shares)
@@ -68,13 +70,14 @@ def _forked(project: Project, files: Sequence[ParsedFile], config: RuleConfig, s
     for part in parts:
         merged.violations.extend(part.violations)
         merged.internal_errors.extend(part.internal_errors)
+        merged.looked_up.update(part.looked_up)
     return merged
 
 
 def _run_share(indices: List[int]) -> Findings:
     assert _inherited is not None
-    project, files, config, sources = _inherited
-    return run_rules_on(project, [files[i] for i in indices], config, sources)
+    project, files, config, sources, looked_up = _inherited
+    return run_rules_on(project, [files[i] for i in indices], config, sources, looked_up)
 
 
 def fork_map(function: Callable[[Item], Result], items: Sequence[Item], jobs: int, sizes: Sequence[int]) -> List[Result]:

@@ -18,6 +18,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 from astroid import nodes
 
 from fsdp_lint.engine import noqa, prefilter, syntax_check
+from fsdp_lint.analysis import imported_code
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, Origin
 from fsdp_lint.analysis.flow import CallListener, Flow, scope_key
@@ -50,6 +51,16 @@ class InternalError:
 class Findings:
     violations: List[Violation] = field(default_factory=list)
     internal_errors: List[InternalError] = field(default_factory=list)
+    looked_up: Dict[str, Optional[str]] = field(default_factory=dict)  # by the rule pass: module -> path (for the cache)
+
+
+# What the rule pass asked of the tree: module names and the file each led to, or None.
+Lookups = Callable[[], Dict[str, Optional[str]]]
+
+
+class ParseDuringRulePass(AssertionError):
+    """The rule pass needed a module parsed: what rules read of other modules must be collected
+    before they run (`fsdp_lint.analysis.imported_code`), where the cache sees every file read."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +163,7 @@ def analyse_tree(
     config: RuleConfig,
     relevant: FrozenSet[str],
     use_prefilter: bool = True,
-    run_rules: Optional[Callable[[Project, Sequence[ParsedFile], RuleConfig], Findings]] = None,
+    run_rules: Optional[Callable[[Project, Sequence[ParsedFile], RuleConfig, Mapping[str, ParsedFile], Lookups], Findings]] = None,
 ) -> TreeAnalysis:
     """Parse what can matter, collect the facts to a fixpoint, then run the rules.
 
@@ -203,11 +214,16 @@ def analyse_tree(
         relevant, demanded = grown, demanded | more
     files = [state.parsed[path] for path in analysed]
     sources = {file.tree.name: file for file in state.parsed.values()}
-    rule_findings = (run_rules or run_rules_on)(project, files, config, sources)
+    project.imported = imported_code.collect(project, [file.tree for file in sources.values()], [file.tree for file in files])
+    state.seal()
+    rule_findings = (run_rules or run_rules_on)(project, files, config, sources, state.looked_up_since_seal)
     findings.violations.extend(_once(rule_findings.violations))
     findings.internal_errors.extend(rule_findings.internal_errors)
     findings.violations.extend(state.broken[path] for path in sorted(state.broken))
-    read = frozenset(state.parsed) | frozenset(state.broken) | frozenset(state.scanned)
+    state.resolved.update(rule_findings.looked_up)
+    # A file the rule pass found by name may have been read (its imports scanned) in a worker.
+    looked_at = frozenset(path for path in rule_findings.looked_up.values() if path is not None)
+    read = frozenset(state.parsed) | frozenset(state.broken) | frozenset(state.scanned) | looked_at
     return TreeAnalysis(findings, read, dict(state.resolved))
 
 
@@ -227,6 +243,16 @@ class _State:
         self.scanned: Dict[str, Optional[FrozenSet[str]]] = {}
         self.compiled: Dict[str, bool] = {}
         self.memo = ResolutionMemo()  # shared by the projects of every round
+        self.sealed: Optional[Dict[str, Optional[str]]] = None  # in the rule pass: what it asked
+
+    def seal(self) -> None:
+        """The facts are complete: from now on the tree can be asked only what needs no parse
+        (a lookup by name, a file's imports), and each new question is noted with the file it
+        led to, for `looked_up_since_seal`."""
+        self.sealed = {}
+
+    def looked_up_since_seal(self) -> Dict[str, Optional[str]]:
+        return dict(self.sealed or {})
 
     def parse(self, path: str) -> Optional[ParsedFile]:
         if path in self.parsed or path in self.broken:
@@ -241,18 +267,27 @@ class _State:
 
     def load(self, module: str) -> Optional[nodes.Module]:
         path = self.tree.by_module.get(module)
-        self.resolved[module] = path
+        if self.sealed is not None and path is not None and path not in self.parsed and path not in self.broken:
+            raise ParseDuringRulePass(f"module {module} ({path}) was not parsed before the rule pass")
+        self._note(module, path)
         parsed = self.parse(path) if path is not None else None
         return parsed.tree if parsed is not None else None
 
     def in_tree(self, name: str) -> bool:
         path = self.tree.by_module.get(name)
-        self.resolved[name] = path
+        self._note(name, path)
         return path is not None
+
+    def _note(self, name: str, path: Optional[str]) -> None:
+        if self.sealed is not None and name not in self.resolved:
+            self.sealed[name] = path
+        self.resolved[name] = path
 
     def import_bound(self, name: str) -> Optional[FrozenSet[str]]:
         path = self.tree.by_module[name]
         if path not in self.scanned:
+            if self.sealed is not None:
+                self.sealed[name] = path
             self.scanned[path] = prefilter.import_bound_names(self.tree.data[path])
         return self.scanned[path]
 
@@ -294,11 +329,15 @@ def _walk_guarded(file: ParsedFile, findings: Findings, broken: Set[str], walk: 
         broken.add(file.display)
 
 
-def run_rules_on(project: Project, files: Sequence[ParsedFile], config: RuleConfig, sources: Optional[Mapping[str, ParsedFile]] = None) -> Findings:
+def run_rules_on(
+    project: Project, files: Sequence[ParsedFile], config: RuleConfig, sources: Optional[Mapping[str, ParsedFile]] = None,
+    looked_up: Optional[Lookups] = None,
+) -> Findings:
     """Walk each file's entry points with the rules listening: its top level and the functions no
     walk calls, each in the context of an unknown caller; every function they call is walked
     again in the context of that call (once per distinct context), wherever it is defined, and
-    its findings go to its own file."""
+    its findings go to its own file. The findings carry what `looked_up` says the walks asked of
+    the tree: a forked worker's record of it ends with the worker."""
     findings = Findings()
     if not config.rule_classes:
         return findings
@@ -309,6 +348,8 @@ def run_rules_on(project: Project, files: Sequence[ParsedFile], config: RuleConf
     for file, found in runner.found_by_file():
         table = noqa.suppressions(file.text) if config.noqa else {}
         findings.violations.extend(v for v in found if not noqa.is_suppressed(v.code, v.line, table))
+    if looked_up is not None:
+        findings.looked_up = looked_up()
     return findings
 
 
