@@ -470,6 +470,9 @@ class Flow:
             if self._meta_depth:
                 self.meta_roots.add(obj.root)
             return obj
+        if isinstance(value, Either) and any(isinstance(option, Fresh) for option in value.options):
+            # `Model() if c else load()`: each new object the value may be is one
+            return either([self._materialise(option, name) for option in value.options])
         return value
 
     def _bump(self, name: Optional[str]) -> None:
@@ -837,7 +840,11 @@ class Flow:
             self.listener.on_call(node, self)
         return self._apply_call(node, func_value, args, keywords)
 
-    def _apply_call(self, node: nodes.Call, func_value: Value, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
+    def _apply_call(
+        self, node: nodes.Call, func_value: Value, args: List[Value], keywords: Dict[Optional[str], Value], by_receiver: bool = True,
+    ) -> Value:
+        """The effect and value of a call; `by_receiver=False` for a method of a receiver that is
+        no object the walk knows (one option of several): the call is resolved by its name alone."""
         func = node.func
         qname = self.qualified_name(func)
         first = args[0] if args else keywords.get("module", UNKNOWN)
@@ -868,13 +875,13 @@ class Flow:
             self.forwards.append((self.point(), self.canonical(func_value)))
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
-        if isinstance(func, nodes.Attribute):
+        if isinstance(func, nodes.Attribute) and by_receiver:
             receivers = options_of(self.value(func.expr))
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
                 return self._method_call(node, func.attrname, receivers[0], args, keywords)
             if any(isinstance(r, (Obj, Optimizer)) for r in receivers):
                 return self._alternatives(node, [
-                    (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer)) else (lambda: UNKNOWN)
+                    (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer)) else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
                     for r in receivers
                 ])
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
