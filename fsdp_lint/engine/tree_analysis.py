@@ -490,8 +490,9 @@ def _related(flow: Flow, sources: Mapping[str, ParsedFile]) -> Tuple[Note, ...]:
             file = sources.get(node.root().name)
             if file is None:
                 continue
-            where = f"{file.display}:{node.lineno}"
-            notes.append(Note(file.display, node.lineno or 1, (node.col_offset or 0) + 1, f"{note} ({where})"))
+            line = node.lineno or 1
+            column = character_column(file.line(line), node.col_offset or 0) + 1  # astroid's offsets are bytes
+            notes.append(Note(file.display, line, column, f"{note} ({file.display}:{node.lineno})"))
     return tuple(notes)
 
 

@@ -311,3 +311,25 @@ def test_the_attributes_of_an_object_a_helper_builds_and_returns_come_back_with_
         "train.py": "from build import build\n\nbundle = build()\nbundle.teacher.forward(1)\nbundle.student.forward(1)\n",
     }
     assert _lint(files) == [("train.py", 5, "FSD201")]
+
+
+def test_the_chain_counts_columns_in_characters():
+    """Related locations are 1-based character columns, as findings are: a non-ASCII name before
+    the call must not shift them (astroid's offsets are bytes)."""
+    files = {
+        "train.py": SHARD + """
+        from step import train_step
+
+        def main():
+            modèle = Net()
+            fully_shard(modèle)
+            é = 1; train_step(modèle, batch)
+        """,
+        "step.py": """
+        def train_step(model, batch):
+            return model.forward(batch).sum()
+        """,
+    }
+    result = lint_sources({path: _source(text) for path, text in files.items()}, LintOptions())
+    (finding,) = result.violations
+    assert [(note.line, note.column) for note in finding.related] == [(7, 5), (8, 12)]
