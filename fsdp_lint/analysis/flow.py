@@ -154,6 +154,7 @@ class Flow:
         self.conditions: List[Tuple[nodes.NodeNG, bool]] = []
         self.attr_assignments: List[AttrAssignment] = []
         self.path: Path = EMPTY
+        self._left: List[Path] = []  # the paths of runs an arm ended (`return`, `raise`): `_join` excludes them
         # The class each local object was constructed from, the objects built under a meta-device
         # context (`with torch.device("meta")`), and the objects stored into an attribute, item or
         # container (so that code elsewhere may reach them).
@@ -558,14 +559,18 @@ class Flow:
         path = live[0].path
         for state in live[1:]:
             path = paths.join(path, state.path)
-        self.path = path
+        self.path = paths.excluding(path, [state.path for state in live], self._left)
 
     def _arm(self, body: List[nodes.NodeNG], start: _State, outcome: Path = EMPTY) -> Optional[_State]:
         """Walk one arm from `start`; its end state, or None when it cannot fall through."""
         self._restore(start)
         self.path = self.path | outcome
         self._block(body)
-        return None if _leaves(body) else self._snapshot()
+        if not _leaves(body):
+            return self._snapshot()
+        if isinstance(body[-1], (nodes.Return, nodes.Raise)):
+            self._left.append(self.path)  # no run on this path gets past the function's later joins
+        return None
 
     def _outcome(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The literals of taking the `taken` arm of `test`: its own, and a flag literal for each

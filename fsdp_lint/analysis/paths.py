@@ -14,11 +14,16 @@ fixes for `model.tie_embeddings` (`fsdp_lint.analysis.flags`). Its atom names th
 root, so it survives where texts do not: into a callee that receives the object, and back to the
 caller through a summary, with the root mapped (`Flow`), so that a test in one function and a
 test in another of the same attribute of the same object take the same arm.
+
+A dead literal (`dead`) excludes a conjunction: the path of a run that left the function (a
+`return` or `raise` in one arm), where the arms that go on all contradict it. After
+`if a: ... elif b: return` the arms that fall through are `a` and `not a, not b`; what they share
+is nothing, but no run that took `not a, b` gets past the join, and the dead literal says so.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Dict, FrozenSet, Iterator, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
 
 from astroid import nodes
 
@@ -68,7 +73,8 @@ def flag_value(path: Path, root: Root, attrs: Tuple[str, ...]) -> Optional[bool]
 
 
 def compatible(a: Path, b: Path) -> bool:
-    """Whether one run can take every branch outcome of both paths."""
+    """Whether one run can take every branch outcome of both paths (and none of the runs a dead
+    literal of either excludes)."""
     if not a or not b:
         return True
     small, large = (a, b) if len(a) <= len(b) else (b, a)
@@ -79,7 +85,22 @@ def compatible(a: Path, b: Path) -> bool:
             for other, other_taken in large:
                 if other_taken and other[0] == "eq" and other[1] == atom[1] and other[2] != atom[2]:
                     return False
+    for path in (a, b):
+        for atom, _ in path:
+            if atom[0] == _DEAD and all(literal in a or literal in b for literal in atom[1]):  # type: ignore[union-attr]
+                return False
     return True
+
+
+def excluding(joined: Path, arms: Iterable[Path], dead: Iterable[Path]) -> Path:
+    """`joined` (what the arms share), with a dead literal for each path of a run that left
+    the function (`dead`) which every arm contradicts but `joined` does not."""
+    arms = list(arms)
+    found = [run for run in dict.fromkeys(dead) if compatible(joined, run) and not any(compatible(arm, run) for arm in arms)]
+    return joined | {((_DEAD, run), True) for run in found} if found else joined
+
+
+_DEAD = "dead"
 
 
 def join(a: Optional[Path], b: Optional[Path]) -> Path:

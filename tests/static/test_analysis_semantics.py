@@ -93,6 +93,43 @@ def test_a_value_bound_on_several_branches_is_one_of_them_not_both():
     assert _lint(files) == []
 
 
+def test_a_run_that_leaves_in_an_elif_arm_does_not_reach_the_code_after_the_join():
+    """`if a: ... elif b: fully_shard(m); return m`: the arms that go on are `a` and `not a,
+    not b`, which share no outcome, yet neither is the run that sharded `m` and returned."""
+    leaves = SHARD + """
+    def parallelize(model, mesh, vision, hybrid):
+        if vision:
+            layers = model.language_model.layers
+        elif hybrid:
+            fully_shard(model, mesh=mesh)
+            LEAVE
+        else:
+            layers = model.layers
+        for layer in layers:
+            fully_shard(layer, mesh=mesh)
+        fully_shard(model, mesh=mesh)
+        return model
+    """
+    assert _lint({"p.py": leaves.replace("LEAVE", "return model")}) == []
+    assert _lint({"p.py": leaves.replace("LEAVE", "raise NotImplementedError(hybrid)")}) == []
+    nested = SHARD + """
+    def parallelize(model, mesh, vision, hybrid):
+        if vision:
+            layers = model.language_model.layers
+        else:
+            if hybrid:
+                fully_shard(model, mesh=mesh)
+                return model
+            layers = model.layers
+        for layer in layers:
+            fully_shard(layer, mesh=mesh)
+        fully_shard(model, mesh=mesh)
+    """
+    assert _lint({"p.py": nested}) == []
+    # the arm falls through: its blocks are sharded after their parent
+    assert _lint({"p.py": leaves.replace("LEAVE", "layers = model.blocks")}) == [("p.py", 12, "FSD102")]
+
+
 def test_a_flag_the_caller_passes_as_a_constant_takes_one_arm():
     """`if rank0:` on a mode flag that every rank passes as True is no rank test."""
     loader = """
@@ -311,6 +348,74 @@ def test_the_attributes_of_an_object_a_helper_builds_and_returns_come_back_with_
         "train.py": "from build import build\n\nbundle = build()\nbundle.teacher.forward(1)\nbundle.student.forward(1)\n",
     }
     assert _lint(files) == [("train.py", 5, "FSD201")]
+
+
+def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
+    """`with cm(...):` of a `@contextmanager` of the tree: the code before `yield` at the `with`,
+    the block, then the code after `yield`; `as` binds what it yields. Here the code after `yield`
+    shards, so an optimizer built in the block is built before the shard, and one built after the
+    block is not."""
+    helpers = SHARD + """
+    from contextlib import contextmanager
+
+    @contextmanager
+    def shard_on_exit(model):
+        yield model
+        for block in model.layers:
+            fully_shard(block)
+        fully_shard(model)
+    """
+    inside = """
+    import torch
+    from helpers import shard_on_exit
+
+    def setup(model):
+        with shard_on_exit(model) as plain:
+            optimizer = torch.optim.AdamW(plain.parameters())
+        return optimizer
+    """
+    after = """
+    import torch
+    from helpers import shard_on_exit
+
+    def setup(model):
+        with shard_on_exit(model) as plain:
+            plain.to(torch.bfloat16)
+        return torch.optim.AdamW(model.parameters())
+    """
+    assert _lint({"helpers.py": helpers, "train.py": inside}) == [("train.py", 7, "FSD202")]
+    assert _lint({"helpers.py": helpers, "train.py": after}) == []
+
+
+def test_an_optimizer_rebuilt_over_the_sharded_parameters_holds_them():
+    """Clearing or replacing the param groups, or adding a group over the sharded model's
+    parameters, after the shard leaves the optimizer over the new parameters (checked with torch
+    2.13 on CPU); a group of other parameters does not, nor does a rebuild before the shard."""
+    template = SHARD + """
+    import torch
+
+    def setup(model, extra):
+        optimizer = torch.optim.AdamW(model.parameters())
+        fully_shard(model)
+        {rebuild}
+        return optimizer
+    """
+    rebuilt = [
+        "optimizer.param_groups = [{'params': list(model.parameters())}]",
+        "optimizer.param_groups[:] = [{'params': list(model.parameters())}]",
+        "optimizer.add_param_group({'params': model.parameters(), 'lr': 1e-4})",
+        "for group in optimizer.param_groups: group['params'] = list(model.parameters())",
+    ]
+    for rebuild in rebuilt:
+        assert _lint({"train.py": template.format(rebuild=rebuild)}) == [], rebuild
+    stale = [
+        "optimizer.add_param_group({'params': extra.parameters()})",
+        "for group in optimizer.param_groups: group['lr'] = 1e-4",
+    ]
+    for rebuild in stale:
+        assert _lint({"train.py": template.format(rebuild=rebuild)}) == [("train.py", 6, "FSD202")], rebuild
+    before = template.replace("        fully_shard(model)\n        {rebuild}", "        {rebuild}\n        fully_shard(model)")
+    assert _lint({"train.py": before.format(rebuild=rebuilt[0])}) == [("train.py", 6, "FSD202")]
 
 
 def test_the_chain_counts_columns_in_characters():
