@@ -149,14 +149,14 @@ class RootMapper:
         self.project = project
         self.callee_key = callee_key
         self.caller_key = caller_key
-        self.instance = -instance  # one per application: a loop that calls `build()` twice gets two models
+        self.application = instance  # one per application: a loop that calls `build()` twice gets two models
 
     def objs(self, obj: Obj) -> Tuple[Obj, ...]:
         """The caller's objects a callee's object is: the argument (or each object an argument
         may be, where branches bound several), or a new object for one the callee created."""
         if obj.root not in self.bound:
             if obj.root[0] == self.callee_key:
-                mapped = Obj((self.caller_key, obj.root[1], self.instance), obj.attrs, obj.cls)
+                mapped = Obj((self.caller_key, obj.root[1], _created(self.application, obj.root[2])), obj.attrs, obj.cls)
                 self.project.inherit_origin(mapped.root, obj.root)
                 return (mapped,)
             return (obj,)
@@ -189,6 +189,17 @@ class RootMapper:
         if isinstance(value, Iterable):
             return Iterable(self.value(value.element, call, depth + 1))
         return value
+
+
+def _created(application: int, instance: int) -> int:
+    """The instance, in the caller, of an object the callee created: one per application and per
+    object of the callee, so that two objects the callee tells apart by instance alone (the model a
+    builder returns and the text encoder a helper of its constructor built, both named `model`)
+    stay two, instead of one object sharded wherever either is. A pairing of the two numbers,
+    negative like every instance made by a call."""
+    callee = 2 * instance if instance >= 0 else -2 * instance - 1
+    total = application + callee
+    return -(total * (total + 1) // 2 + callee + 1)
 
 
 def relative_value(value: Value, base: Obj, param_root: Root, depth: int = 0) -> Optional[Value]:
