@@ -173,7 +173,7 @@ def main(argv: Sequence[str] = ()) -> int:
         head = f"{os.path.basename(tree):<14} {python_files(tree):>5} {median['ruff']:>7.2f}"
         for label, _ in lint:
             cold, warm = median[f"{label} {COLD}"], median[f"{label} {WARM}"]
-            peak = max(memory[tree][f"{label} {kind}"].peak_mb for kind in (COLD, FILL, WARM))
+            peak = max(m.peak_mb for kind, m in memory[tree].items() if kind.startswith(f"{label} "))
             count = len(findings(times[tree][0][f"{label} {COLD}"]))
             edit = median.get(f"{label} {EDIT}")
             edit_columns = f"{edit:>7.2f} {edit / median['ruff']:>5.1f}" if edit is not None else f"{'-':>7} {'-':>5}"

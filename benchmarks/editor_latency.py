@@ -24,13 +24,12 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from typing import Dict, List, Sequence, Set, Tuple
+from typing import Dict, List, Sequence, Set
 
 from fsdp2_training_file import training_file
+from lint_speed import Measure, run
 
 TARGET_S = 0.2
 
@@ -47,9 +46,8 @@ sys.exit(main())
 """
 
 
-def flake8(args: List[str], cwd: str, plugin: bool, stdin: bytes, prefix: Sequence[str] = ()) -> Tuple[float, float, str]:
-    """(wall seconds, CPU seconds of the process, its output), run under `prefix` (a profiler).
-    The CPU time, from `wait4`, moves less than the wall time with what else the machine runs."""
+def flake8(args: List[str], cwd: str, plugin: bool, stdin: bytes, prefix: Sequence[str] = ()) -> Measure:
+    """One flake8 run, under `prefix` (a profiler) if given."""
     # Bytecode is cached (under the work directory, filled by the untimed first round), as an
     # installed package's is, even where the environment turns caching off: compiling the linter's
     # modules again on every start is no part of an editor's answer.
@@ -57,27 +55,17 @@ def flake8(args: List[str], cwd: str, plugin: bool, stdin: bytes, prefix: Sequen
     env["PYTHONPYCACHEPREFIX"] = os.path.join(cwd, "pycache")
     if not plugin:
         env["WITHOUT_FSDP_LINT"] = "1"
-    started = time.perf_counter()
-    with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        given.write(stdin)
-        given.seek(0)
-        command = [*prefix, sys.executable, "-c", _LAUNCHER, "--isolated", *args]
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdin=given, stdout=out, stderr=err)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        output, error = out.read().decode(), err.read().decode(errors="replace")
-    if process.returncode not in (0, 1) or (error and not prefix):
-        raise SystemExit(f"flake8 failed ({process.returncode}): {error}")
-    return wall, usage.ru_utime + usage.ru_stime, output if not prefix else error
+    command = [*prefix, sys.executable, "-c", _LAUNCHER, "--isolated", *args]
+    done = run("flake8", command, cwd, env=env, stdin=stdin)
+    if done.stderr and not prefix:  # the plugin's internal errors go there
+        raise SystemExit(f"flake8 wrote to stderr: {done.stderr}")
+    return done
 
 
 def instructions(args: List[str], cwd: str, plugin: bool, stdin: bytes) -> int:
     """The instructions one run executes, counted by valgrind's callgrind: the same from run to run
     whatever else the machine runs (about 15 s a run)."""
-    report = flake8(args, cwd, plugin, stdin, ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"])[2]
+    report = flake8(args, cwd, plugin, stdin, ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]).stderr
     counted = re.search(r"Collected : (\d+)", report)
     if counted is None:
         raise SystemExit(f"valgrind counted nothing:\n{report}")
@@ -124,10 +112,11 @@ def _measure(args: argparse.Namespace, workdir: str) -> int:
     order = list(commands)
     for round_ in range(args.repeat + 1):  # round 0 is untimed: it warms the disk and bytecode caches
         for name in order:
-            wall, cpu, outputs[name] = flake8(commands[name][0], workdir, commands[name][1], stdin)
+            done = flake8(commands[name][0], workdir, commands[name][1], stdin)
+            outputs[name] = done.stdout.decode()
             if round_:
-                walls[name].append(wall)
-                cpus[name].append(cpu)
+                walls[name].append(done.wall)
+                cpus[name].append(done.cpu)
         order.reverse()
     plain, with_plugin = codes(outputs["flake8"]), codes(outputs["flake8 + FSD"])
     if any(code.startswith("FSD") for code in plain) or plain != {c for c in with_plugin if not c.startswith("FSD")}:

@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Dict, List, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence
 
 TARGETS = {"cold": 2.0, "warm": 1.0}
 MEMORY_TARGET_MB = 300
@@ -37,6 +37,8 @@ class Measure:
     exit_code: int
     stdout: bytes
     max_rss_mb: float = 0.0  # the largest resident set of the process or a descendant it waited for
+    cpu: float = 0.0  # seconds of CPU, the process's and its descendants': moves less with the load than `wall`
+    stderr: str = ""
 
 
 def torch_tree() -> str:
@@ -51,13 +53,18 @@ def python_files(tree: str) -> int:
     return sum(1 for _, _, names in os.walk(tree) for name in names if name.endswith((".py", ".pyi")))
 
 
-def run(name: str, command: Sequence[str], cwd: str, sample_memory: bool = False) -> Measure:
+def run(
+    name: str, command: Sequence[str], cwd: str, sample_memory: bool = False,
+    env: Optional[Mapping[str, str]] = None, stdin: bytes = b"",
+) -> Measure:
     """One fresh process. Reaped with `wait4`, whose resource usage gives every run its maximum
-    resident set for free (the kernel's high-water mark, in KiB); the sampled PSS sum of the
-    whole process tree is taken only where asked, as sampling loads the cores."""
+    resident set (the kernel's high-water mark, in KiB) and CPU time for free; the sampled PSS sum
+    of the whole process tree is taken only where asked, as sampling loads the cores."""
     start = time.perf_counter()
-    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
-        process = subprocess.Popen(command, cwd=cwd, stdout=stdout, stderr=stderr)
+    with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+        given.write(stdin)
+        given.seek(0)
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdin=given, stdout=stdout, stderr=stderr)
         peak = 0
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG if sample_memory else 0)
@@ -72,7 +79,8 @@ def run(name: str, command: Sequence[str], cwd: str, sample_memory: bool = False
         output, error = stdout.read(), stderr.read().decode(errors="replace")
     if process.returncode not in (0, 1):
         raise SystemExit(f"{name} failed ({process.returncode}): {' '.join(command)}\n{error}")
-    return Measure(name, wall, peak / 2**20, process.returncode, output, usage.ru_maxrss / 2**10)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Measure(name, wall, peak / 2**20, process.returncode, output, usage.ru_maxrss / 2**10, cpu, error)
 
 
 def findings(measure: Measure) -> List[dict]:
