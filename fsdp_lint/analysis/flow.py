@@ -58,6 +58,7 @@ from fsdp_lint.analysis.values import (
     options_of,
     path_covers,
     related_objects,
+    truth,
 )
 
 if TYPE_CHECKING:
@@ -769,6 +770,8 @@ class Flow:
             value = self._eval(node.value)
             self._bind(node.target, value)
             return value
+        if isinstance(node, nodes.BoolOp):
+            return self._bool_op(node)
         if isinstance(node, nodes.IfExp):
             self._eval(node.test)
             start = self._snapshot()
@@ -791,6 +794,28 @@ class Flow:
         for child in node.get_children():
             self._eval(child)
         return UNKNOWN
+
+    def _bool_op(self, node: nodes.BoolOp) -> Value:
+        """`a or b`: `a` where it is true, else `b`, which runs only there (`and`: where `a` is
+        false); the value is the join of the operands that can be the result (`module or self`
+        with a module passed is the module, with None passed is `self`)."""
+        ends = node.op == "or"  # the truth value of an operand that is the result
+        start = self.path
+        results: List[Value] = []
+        for index, operand in enumerate(node.values):
+            value = self._eval(operand)
+            if index == len(node.values) - 1:
+                results.append(value)
+                break
+            options = options_of(value)
+            results.extend(option for option in options if truth(option) in (ends, None))
+            if all(truth(option) is ends for option in options):
+                break  # the rest never runs
+            self.conditions.append((operand, not ends))
+            self.path = self.path | self._outcome(operand, not ends)
+        del self.conditions[len(self.conditions) - index:]
+        self.path = start
+        return either(results)
 
     def _dict(self, node: nodes.Dict) -> Value:
         items, keys = [], []

@@ -239,3 +239,16 @@ def related_objects(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
     if isinstance(value, Partial):  # what it binds reaches whoever calls it
         return tuple(obj for item in value.args + tuple(v for _, v in value.keywords) for obj in related_objects(item, depth + 1))
     return ()
+
+
+def truth(value: Value) -> Optional[bool]:
+    """The truth value of a value where it has one whatever runs: an object (a module, an
+    optimizer, a function) is true, `None` and `False` are false, a literal list as long as its
+    items; None for the rest (an unknown value, the options of an `Either`)."""
+    if isinstance(value, (Obj, Fresh, Optimizer, BoundMethod, ShardFunction, ClassRef, Partial)):
+        return True
+    if isinstance(value, Constant):
+        return bool(value.value)
+    if isinstance(value, Container):
+        return bool(value.items)
+    return None
