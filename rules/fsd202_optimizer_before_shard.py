@@ -2,10 +2,7 @@ from __future__ import annotations
 
 from typing import Set
 
-from astroid import nodes
-
 from fsdp_lint.analysis.flow import Flow, Point
-from fsdp_lint.analysis.values import Optimizer, contained
 from fsdp_lint.engine.rule import Invalid, Option, Rule, Valid
 
 # Framework calls that take an optimizer built over the unsharded model and rebuild or remap it
@@ -180,27 +177,17 @@ class OptimizerBeforeShard(Rule):
         ),
     ]
 
-    def __init__(self, reporter):
-        super().__init__(reporter)
-        self._remapped: Set[int] = set()
-
-    def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        func = node.func
-        name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
-        if name in self.option("extend-remapping-calls"):
-            for arg in list(node.args) + [kw.value for kw in node.keywords or []]:
-                for value in contained(flow.value(arg), Optimizer):
-                    self._remapped.add(id(value.node))
-
     def on_function_end(self, flow: Flow) -> None:
+        remapping = frozenset(self.option("extend-remapping-calls"))
         reported: Set[int] = set()
         for built in flow.optimizers:
             optimizer = built.optimizer
-            if id(optimizer.node) in self._remapped or id(optimizer.node) in reported:
+            if id(optimizer.node) in reported or flow.handed_to(optimizer, remapping):
                 continue
+            since = Point(built.seq, built.path)
             for event in flow.events + flow.replacements:
-                if not flow.happens_before(Point(built.seq, built.path), Point(event.seq, event.path)):
-                    continue
+                if not flow.happens_before(since, Point(event.seq, event.path)) or flow.rebuilt_after(optimizer, since, event):
+                    continue  # built after it, or its param groups were rebuilt over the new parameters since
                 owner = next((o for o in optimizer.over if flow.contains(o, event.target, at=event.seq) or flow.contains(event.target, o, at=event.seq)), None)
                 if owner is not None:
                     reported.add(id(optimizer.node))

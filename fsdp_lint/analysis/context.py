@@ -96,10 +96,31 @@ class ShardEvent:
     path: Path = EMPTY
     origin: Optional[Origin] = None
     above: bool = False  # inherited: a module above `target` was sharded (target is inside a unit)
+    inner: Tuple[int, ...] = ()  # made by the call at `seq`: where inside it (its own seq, and so on down)
 
     @property
     def inherited(self) -> bool:
         return self.origin is not None and self.seq < 0
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    """An optimizer's param groups rebuilt at a point of a walk: cleared or replaced
+    (`param_groups.clear()`, `group["params"] = ...`), or given a group over `over`'s parameters
+    (`add_param_group`). From there on it holds the parameters those modules have then, so only
+    a later `fully_shard` of them leaves it with stale tensors (torch 2.13, CPU: `step()` then
+    updates every parameter). `target` is the optimizer, or the object that holds it where the
+    walk does not know which optimizer that is (`state.optimizers[0]`)."""
+
+    target: Value
+    seq: int
+    path: Path = EMPTY
+    inner: Tuple[int, ...] = ()  # made by the call at `seq`: where inside it, as for `ShardEvent`
+    over: Tuple[Obj, ...] = ()  # the modules whose parameters it now holds; () for all of them
+
+    @property
+    def position(self) -> Tuple[int, ...]:
+        return (self.seq,) + self.inner
 
 
 @dataclass
@@ -117,6 +138,11 @@ class Summary:
     meta_states: Dict[Root, MetaState] = field(default_factory=dict)  # objects it built on meta, and its parameters it materialised or initialised
     optimizers: List[Optimizer] = field(default_factory=list)  # built by the call, kept or returned
     deferred: FrozenSet[str] = frozenset()  # modules it or its callees called into unentered (`Project.enter`)
+    handoffs: List[Tuple[str, Optimizer]] = field(default_factory=list)  # optimizers it or its callees passed to a call, by the call's name
+    rebuilds: List[Rebuild] = field(default_factory=list)  # optimizers' param groups it (or a callee) rebuilt
+    # A `@contextmanager` generator: what runs after its `yield`, which a `with` applies when its
+    # block ends (the fields above are what runs before, at the `with`).
+    exit: Optional["Summary"] = None
 
     def signature(self) -> tuple:
         """What callers see of it, comparable across iterations of a recursive fixpoint."""
@@ -124,6 +150,8 @@ class Summary:
             tuple((e.target, e.guarded) for e in self.events), tuple(e.target for e in self.replacements),
             frozenset(self.escaped), _shape(self.returns), tuple((o, _shape(v)) for o, v in self.attr_writes),
             frozenset(self.meta_states.items()), tuple(_shape(o) for o in self.optimizers),
+            tuple((_shape(r.target), r.over) for r in self.rebuilds), self.exit.signature() if self.exit else None,
+            tuple((name, _shape(o)) for name, o in self.handoffs),
         )
 
 

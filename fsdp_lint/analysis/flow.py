@@ -27,8 +27,8 @@ from astroid import nodes
 
 from fsdp_lint.analysis import known_apis, paths
 from fsdp_lint.analysis.context import (
-    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, MetaState, ObjectFacts, Origin, RootMapper, ShardEvent, Summary,
-    relative_value,
+    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, MetaState, ObjectFacts, Origin, Rebuild, RootMapper, ShardEvent,
+    Summary, relative_value,
 )
 from fsdp_lint.analysis.flags import test_flags
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
@@ -46,6 +46,7 @@ from fsdp_lint.analysis.values import (
     Obj,
     Optimizer,
     Options,
+    ParamGroups,
     Params,
     Partial,
     Root,
@@ -53,6 +54,7 @@ from fsdp_lint.analysis.values import (
     StateDict,
     Unknown,
     Value,
+    contained,
     either,
     objects_in,
     options_of,
@@ -148,6 +150,11 @@ class Flow:
         self.events: List[ShardEvent] = []
         self.replacements: List[ShardEvent] = []  # parameters replaced (load_state_dict(assign=True), new nn.Parameter)
         self.optimizers: List[OptimizerBuilt] = []
+        self.rebuilds: List[Rebuild] = []  # optimizers' param groups rebuilt (`rebuilt_after`)
+        self.yields: List[Point] = []  # a generator's `yield`s, and what they yield
+        self.yielded: List[Value] = []
+        self._exits: List[_Exit] = []  # `with cm(...):` of a `@contextmanager` of the tree, until its block ends
+        self.handoffs: List[Tuple[Point, str, Optimizer]] = []  # optimizers passed to a call, with the call's name (`handed_to`)
         self.forwards: List[Tuple[Point, Obj]] = []  # modules called (`model(batch)`)
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
@@ -213,11 +220,39 @@ class Flow:
             state = self._furthest(root, MetaState.NONE, own=True)
             if state:
                 meta[root] = state
-        return Summary(
+        whole = Summary(
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, meta, [built.optimizer for built in self.optimizers],
-            frozenset(self.deferred),
+            frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
+            rebuilds=list(self.rebuilds),
         )
+        return self._split_at_yield(whole) if self.yields and self._is_context_manager() else whole
+
+    def _split_at_yield(self, whole: Summary) -> Summary:
+        """A `@contextmanager` generator's summary as `with` applies it: what a run does before
+        its `yield` at the `with` (with the value it yields as what `as` binds), what it does after
+        (`exit`) where the block ends. The rest (attributes, escapes, meta states) is the state the
+        whole run leaves, applied at the `with`."""
+        def later(seq: int, path: Path) -> bool:
+            return any(self.happens_before(at, Point(seq, path)) for at in self.yields)
+
+        exit_part = Summary(
+            self.key, self.param_roots, self.self_root,
+            [e for e in whole.events if later(e.seq, e.path)], [e for e in whole.replacements if later(e.seq, e.path)],
+            optimizers=[built.optimizer for built in self.optimizers if later(built.seq, built.path)],
+            deferred=whole.deferred, rebuilds=[r for r in whole.rebuilds if later(r.seq, r.path)],
+        )
+        return replace(
+            whole, events=[e for e in whole.events if not later(e.seq, e.path)],
+            replacements=[e for e in whole.replacements if not later(e.seq, e.path)],
+            optimizers=[built.optimizer for built in self.optimizers if not later(built.seq, built.path)],
+            rebuilds=[r for r in whole.rebuilds if not later(r.seq, r.path)],
+            returns=either(self.yielded), exit=exit_part,
+        )
+
+    def _is_context_manager(self) -> bool:
+        decorators = self.scope.decorators.nodes if isinstance(self.scope, nodes.FunctionDef) and self.scope.decorators else []
+        return any(self.qualified_name(d) in known_apis.CONTEXT_MANAGER_DECORATORS for d in decorators)
 
     # ---- queries for rules ------------------------------------------------------------------------
 
@@ -363,6 +398,32 @@ class Flow:
         points += [point for point, called in self.forwards if self.contains(called, obj) or self.contains(obj, called)]
         return min(points, default=None)
 
+    def handed_to(self, optimizer: Optimizer, names: FrozenSet[str]) -> bool:
+        """Whether this walk (or a function it called) passes the optimizer built at
+        `optimizer.node` to a call of one of these names (a framework call that rebuilds it)."""
+        return any(name in names and passed.node is optimizer.node for _, name, passed in self.handoffs)
+
+    def rebuilt_after(self, optimizer: Optimizer, built: Point, event: ShardEvent) -> bool:
+        """Whether every run that builds the optimizer at `built` and then makes `event` (a shard,
+        or parameters replaced) rebuilds its param groups after it, over the module it made new
+        parameters for: the optimizer then holds the new parameters (`Rebuild`). A rebuild on some
+        of those runs only (`if fix_optimizer: ...`) leaves the others with stale tensors."""
+        at = (event.seq,) + event.inner
+        runs = event.path | built.path
+        return any(
+            rebuild.position > at and all(literal in runs or literal[0][0] == "dead" for literal in rebuild.path)
+            and any(self._same_optimizer(o, optimizer) for o in contained(rebuild.target, Optimizer))
+            and (not rebuild.over or any(self.contains(o, event.target) for o in rebuild.over))
+            for rebuild in self.rebuilds
+        )
+
+    def _same_optimizer(self, first: Optimizer, second: Optimizer) -> bool:
+        """One optimizer, as two places know it: built at the same node, or (one built by a helper,
+        known by the helper's call) of one class over the same modules."""
+        return first.node is second.node or first.cls_name == second.cls_name and any(
+            self.contains(a, b) or self.contains(b, a) for a in first.over for b in second.over
+        )
+
     def explicitly_unsharded(self, obj: Obj) -> bool:
         return any(path_covers(u, obj) or path_covers(obj, u) for u in self.unsharded)
 
@@ -503,6 +564,8 @@ class Flow:
             self.attr_assignments.append(AttrAssignment(target, owner, target.attrname, value, assigned, self._seq + 1, self.path))
             self._store(value)
             self._bump(paths.attribute_chain(target))
+            if target.attrname == "param_groups":
+                self._rebuilt(owner)  # `optimizer.param_groups = [...]`
             if isinstance(owner, Obj):
                 value = self._materialise(value, f"{owner.display}.{target.attrname}")
                 if assigned is not None and known_apis.is_parameter_call(assigned, self.qualified_name):
@@ -516,6 +579,10 @@ class Flow:
             self._store(value)
             self._eval(target.slice)
             container = self._eval(target.value)
+            if not (isinstance(target.slice, nodes.Const) and target.slice.value != "params"):
+                # `group["params"] = new`, `optimizer.param_groups[:] = groups`
+                for groups in contained(container, ParamGroups):
+                    self._rebuilt(groups.optimizer)
             if isinstance(target.value, nodes.Name):
                 if isinstance(container, Container):
                     if container.keys is not None and isinstance(target.slice, nodes.Const):
@@ -532,6 +599,33 @@ class Flow:
     def _store(self, value: Value) -> None:
         for obj in objects_in(value):
             self.stored.add(obj.root)
+
+    def _rebuilt(self, optimizer: Value, over: Tuple[Obj, ...] = ()) -> None:
+        """The param groups of `optimizer` (an optimizer, or what holds one) are rebuilt here."""
+        for option in options_of(optimizer):
+            if isinstance(option, (Obj, Optimizer)):
+                self.rebuilds.append(Rebuild(option, self._tick(), self.path, over=over))
+
+    def _rebuilt_by_call(self, rebuilds: List[Rebuild], mapper: RootMapper, node: nodes.NodeNG, seq: int, bound: Dict[str, Value]) -> None:
+        """A callee's rebuilds, in this walk's terms, at the call (`inner`: where in it). An
+        optimizer the callee reached through an object whose content neither walk knows
+        (`state.optimizers[0]`) is, as far as this walk can tell, one the call was handed: each
+        optimizer among its arguments."""
+        handed = [o for value in bound.values() for o in contained(value, Optimizer)]
+        for rebuild in rebuilds:
+            target = self._held(mapper.value(rebuild.target, node))
+            if handed and not contained(target, Optimizer):
+                target = either(handed)
+            over = tuple(self.canonical(o) for obj in rebuild.over for o in mapper.objs(obj))
+            self.rebuilds.append(Rebuild(target, seq, self.path | _mapped_flags(rebuild.path, mapper), rebuild.position, over))
+
+    def _held(self, value: Value) -> Value:
+        """An object known by the attribute that holds it, as the optimizer this walk stored there."""
+        options = []
+        for option in options_of(value):
+            stored = self.attr_env.get((option.root, option.attrs)) if isinstance(option, Obj) and option.attrs else None
+            options.append(stored if stored is not None and contained(stored, Optimizer) else option)
+        return either(options)
 
     def _replaced(self, owner: Obj, node: nodes.NodeNG) -> None:
         """`owner`'s parameters are replaced by new tensors: an optimizer built before holds the old ones."""
@@ -661,6 +755,7 @@ class Flow:
             self._block(node.orelse)
         elif isinstance(node, (nodes.With, nodes.AsyncWith)):
             meta = 0
+            entered = len(self._exits)
             for item, alias in node.items:
                 value = self._eval(item)
                 meta += known_apis.is_meta_device_context(item, self.qualified_name)
@@ -669,6 +764,7 @@ class Flow:
             self._meta_depth += meta
             self._block(node.body)
             self._meta_depth -= meta
+            self._leave_contexts(entered)
         elif isinstance(node, _TRY_NODES):
             start = self._snapshot()
             self._block(node.body)
@@ -692,6 +788,17 @@ class Flow:
             for child in node.get_children():
                 if isinstance(child, nodes.NodeNG) and not child.is_statement:
                     self._eval(child)
+
+    def _leave_contexts(self, entered: int) -> None:
+        """Where a `with` block ends, the code after the `yield` of each `@contextmanager` it
+        entered, innermost first, in the context the block leaves (facts both ways, as for a
+        call), on the paths that entered it."""
+        while len(self._exits) > entered:
+            leaving = self._exits.pop()
+            here = self.path
+            self.path = here | leaving.path
+            self._apply_summary(leaving.call, leaving.func, leaving.receiver, leaving.args, leaving.keywords, at_exit=True)
+            self.path = here
 
     def _loop(
         self, loop: Union[nodes.For, nodes.AsyncFor, nodes.While], bind_target, elements: Tuple[Obj, ...], at_least_once: bool = False,
@@ -791,6 +898,10 @@ class Flow:
             return UNKNOWN
         if isinstance(node, nodes.Await):
             return self._eval(node.value)
+        if isinstance(node, nodes.Yield):
+            self.yielded.append(self._eval(node.value))
+            self.yields.append(Point(self._tick(), self.path))
+            return UNKNOWN
         for child in node.get_children():
             self._eval(child)
         return UNKNOWN
@@ -853,6 +964,8 @@ class Flow:
         return either([self._attribute_of(option, node.attrname) for option in options_of(base)])
 
     def _attribute_of(self, base: Value, attr: str) -> Value:
+        if attr == "param_groups" and isinstance(base, (Obj, Optimizer)):
+            return ParamGroups(base)
         if isinstance(base, Obj):
             key = (base.root, base.attrs + (attr,))
             if key in self.attr_env:
@@ -868,7 +981,12 @@ class Flow:
         keywords = {kw.arg: self._materialise(self._eval(kw.value), kw.value) for kw in node.keywords or []}
         if self.listener is not None:
             self.listener.on_call(node, self)
-        return self._apply_call(node, func_value, args, keywords)
+        result = self._apply_call(node, func_value, args, keywords)
+        passed = [o for value in args + list(keywords.values()) for o in contained(value, Optimizer)]
+        if passed:
+            seq = self._tick()
+            self.handoffs.extend((Point(seq, self.path), _callee_name(node.func), o) for o in passed)
+        return result
 
     def _apply_call(
         self, node: nodes.Call, func_value: Value, args: List[Value], keywords: Dict[Optional[str], Value], by_receiver: bool = True,
@@ -905,6 +1023,8 @@ class Flow:
             self.forwards.append((self.point(), self.canonical(func_value)))
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
+        if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
+            self._rebuilding_call(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:
             receivers = options_of(self.value(func.expr))
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
@@ -949,6 +1069,21 @@ class Flow:
             self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
             return candidate
         return Fresh(None)
+
+    def _rebuilding_call(self, func: nodes.Attribute, args: List[Value]) -> None:
+        """`optimizer.param_groups.clear()` (groups added after it hold what they are given), and
+        `optimizer.add_param_group({"params": model.parameters(), ...})`: a rebuild, over the
+        modules whose parameters the group carries (a group of unknown parameters is none)."""
+        receivers = options_of(self.value(func.expr))
+        if func.attrname == "clear":
+            for groups in receivers:
+                if isinstance(groups, ParamGroups):
+                    self._rebuilt(groups.optimizer)
+            return
+        over = _param_owners(args[0]) if args else ()
+        if over:
+            for receiver in receivers:
+                self._rebuilt(receiver, tuple(self.canonical(o) for o in over))
 
     def _alternatives(self, node: nodes.NodeNG, calls) -> Value:
         """A call on one of several values (an `Either`): each option runs from the same state,
@@ -1160,12 +1295,15 @@ class Flow:
 
     def _passes(self, value: Value, live: List[ShardEvent]) -> bool:
         """Whether a value other than an object is worth its place in a calling context: one the
-        rules read (an optimizer, a sharding function, options, a flag), or one that refers to
-        objects something happened to. Others would only make each call site a context of its own."""
+        rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag), or
+        one that refers to objects something happened to. Others would only make each call site a
+        context of its own."""
         if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef)):
             return True
         if isinstance(value, (Unknown, Fresh)):
             return False
+        if contained(value, Optimizer):
+            return True
         objects = [self.canonical(o) for o in related_objects(value)]
         return any(self.contains(o, e.target) or self.contains(e.target, o) for o in objects for e in live) or any(
             o.root in self.meta_roots for o in objects
@@ -1249,7 +1387,12 @@ class Flow:
         """The context in which `receiver.method(...)` would run here."""
         return self._context_for(method, self._bound_arguments(method, receiver, [], {}), method)
 
-    def _apply_summary(self, node: nodes.NodeNG, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
+    def _apply_summary(
+        self, node: nodes.NodeNG, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value],
+        at_exit: bool = False,
+    ) -> Value:
+        """What calling `func` does here; with `at_exit`, what a `@contextmanager` does after its
+        `yield`, where the `with` block that `node` entered ends."""
         bound = self._bound_arguments(func, receiver, args, keywords)
         context, origins = self._context_for(func, bound, node)
         context = self.project.widen(func, context)
@@ -1258,7 +1401,12 @@ class Flow:
         summary = self.project.summary(func, context, origins)
         if summary is not None:
             self.deferred |= summary.deferred
-        if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH:
+            if summary.exit is not None and (at_exit or _entered_by_with(node)):
+                if not at_exit:
+                    self._exits.append(_Exit(node, func, receiver, args, keywords, self.path))
+                else:
+                    summary = summary.exit
+        if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH and not at_exit:
             self.listener.on_callee(self, node, func, context, origins)
         if summary is None:
             self._escape(args, keywords)
@@ -1277,10 +1425,13 @@ class Flow:
         for event in summary.events:
             path = self.path | _mapped_flags(event.path, mapper)
             for target in mapper.objs(event.target):
-                self.events.append(ShardEvent(self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=path))
+                self.events.append(ShardEvent(
+                    self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=path, inner=(event.seq,) + event.inner,
+                ))
         for event in summary.replacements:
             for target in mapper.objs(event.target):
-                self.replacements.append(ShardEvent(self.canonical(target), node, seq, path=self.path))
+                self.replacements.append(ShardEvent(self.canonical(target), node, seq, path=self.path, inner=(event.seq,) + event.inner))
+        self._rebuilt_by_call(summary.rebuilds, mapper, node, seq, bound)
         for root in summary.escaped:
             mapped = by_root.get(root)
             for obj in related_objects(mapped) if mapped is not None else ():
@@ -1304,6 +1455,12 @@ class Flow:
         for obj in objects_in(result):
             if obj.cls and not obj.attrs:
                 self.classes.setdefault(obj.root, obj.cls)
+        built_here = {id(o.node) for o in summary.optimizers} if isinstance(node, nodes.Call) else set()
+        for name, optimizer in summary.handoffs:
+            mapped = mapper.value(optimizer, node)
+            if isinstance(mapped, Optimizer):
+                where = node if id(optimizer.node) in built_here else mapped.node  # as the caller knows it (below)
+                self.handoffs.append((Point(seq, self.path), name, Optimizer(mapped.over, where, mapped.cls_name)))
         for optimizer in summary.optimizers:
             # built by the call (kept on an object or returned): here, the call is where it was built
             mapped = mapper.value(optimizer, node)
@@ -1311,6 +1468,27 @@ class Flow:
                 where = node if isinstance(node, nodes.Call) else optimizer.node  # a hook has no call site
                 self.optimizers.append(OptimizerBuilt(seq, Optimizer(tuple(self.canonical(o) for o in mapped.over), where, optimizer.cls_name), self.path))
         return result if not isinstance(result, Unknown) else Fresh(None)
+
+
+class _Exit(NamedTuple):
+    """A `with` entered a `@contextmanager` of the tree: the call, to apply again where its block ends."""
+
+    call: nodes.NodeNG
+    func: nodes.FunctionDef
+    receiver: Optional[Obj]
+    args: List[Value]
+    keywords: Dict[Optional[str], Value]
+    path: Path
+
+
+def _entered_by_with(call: nodes.NodeNG) -> bool:
+    """Whether the call's value is what a `with` enters: `with cm(...):`, also as an arm of a
+    conditional (`with cm(...) if optimizer is not None else nullcontext():`)."""
+    node = call
+    while isinstance(node.parent, nodes.IfExp) and node is not node.parent.test:
+        node = node.parent
+    parent = node.parent
+    return isinstance(parent, (nodes.With, nodes.AsyncWith)) and any(item is node for item, _ in parent.items)
 
 
 def _reached(attributes: Dict[Root, List[Tuple[AttrPath, Value]]], held: List[Value]) -> List[Tuple[Obj, Value]]:
@@ -1376,8 +1554,12 @@ def _assigns(call: nodes.Call) -> bool:
 
 
 def _subscript(base: Value, index: nodes.NodeNG) -> Value:
+    if isinstance(base, ParamGroups):
+        return base  # a group, or an entry of one
     if isinstance(base, Obj):
         return base.child("*")
+    if isinstance(base, Optimizer):
+        return base  # an optimizer cannot be indexed: the value is a collection of it (`state.optimizers[0]`)
     if isinstance(base, Container) and base.items and isinstance(index, nodes.Const):
         return base.item(index.value)
     return UNKNOWN
@@ -1392,8 +1574,10 @@ def _element_of(value: Value) -> Value:
         return value.child("*")
     if isinstance(value, Container) and value.items:
         return either(list(value.items)) if value.keys is None else UNKNOWN
-    if isinstance(value, Params):
-        return value
+    if isinstance(value, (Params, Optimizer)):
+        return value  # parameters iterate as parameters; an optimizer is not iterable: a collection of it
+    if isinstance(value, ParamGroups):
+        return value  # each group
     return UNKNOWN
 
 

@@ -30,6 +30,9 @@ INERT_METHODS = SELF_RETURNING_METHODS | frozenset(
      "reset_parameters", "register_forward_hook", "register_forward_pre_hook"}
 )
 IDENTITY_FUNCTIONS = frozenset({"torch.compile"})
+# Decorators that make a generator function a context manager: `with f():` runs the code before
+# its `yield` on entry and the code after it when the block ends.
+CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
 LEAF_MODULE_PREFIX = "torch.nn."
 BLOCK_CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"})
 # torch.nn leaf modules that own parameters (containers and activations own none).
@@ -39,6 +42,7 @@ PARAMETERISED_LEAVES = frozenset(
      "Bilinear", "Parameter", "MultiheadAttention", "LSTM", "GRU", "RNN", "PReLU"}
 )
 PRETRAINED_FACTORIES = frozenset({"from_pretrained", "from_config"})
+PRETRAINED_MODEL = "transformers.PreTrainedModel"  # the class of what a pretrained factory returns
 
 
 def optimizer_class(qname: Optional[str]) -> Optional[str]:

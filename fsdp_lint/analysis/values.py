@@ -74,6 +74,15 @@ class Optimizer:
 
 
 @dataclass(frozen=True)
+class ParamGroups:
+    """`optimizer.param_groups`, one of its groups or an entry of one: what code rebuilds an
+    optimizer through (`param_groups.clear()`, `group["params"] = new`). `optimizer` is the
+    optimizer, or the object that holds it where which optimizer that is is not known."""
+
+    optimizer: Union[Obj, Optimizer]
+
+
+@dataclass(frozen=True)
 class StateDict:
     """`owner.state_dict()` or a `get_*_state_dict` that keeps the owner's (possibly sharded) tensors."""
 
@@ -167,8 +176,8 @@ class Unknown:
 
 UNKNOWN = Unknown()
 Value = Union[
-    Obj, Fresh, Params, Optimizer, StateDict, Container, Iterable, BoundMethod, ShardFunction, ClassRef, Partial,
-    Options, Constant, Either, Unknown,
+    Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Container, Iterable, BoundMethod, ShardFunction, ClassRef,
+    Partial, Options, Constant, Either, Unknown,
 ]
 
 

@@ -350,6 +350,79 @@ def test_the_attributes_of_an_object_a_helper_builds_and_returns_come_back_with_
     assert _lint(files) == [("train.py", 5, "FSD201")]
 
 
+def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
+    """`with cm(...):` of a `@contextmanager` of the tree: the code before `yield` at the `with`,
+    the block, then the code after `yield`; `as` binds what it yields. Here the code after `yield`
+    shards, so an optimizer built in the block is built before the shard, and one built after the
+    block is not."""
+    helpers = SHARD + """
+    from contextlib import contextmanager
+
+    @contextmanager
+    def shard_on_exit(model):
+        yield model
+        for block in model.layers:
+            fully_shard(block)
+        fully_shard(model)
+    """
+    inside = """
+    import torch
+    from helpers import shard_on_exit
+
+    def setup(model):
+        with shard_on_exit(model) as plain:
+            optimizer = torch.optim.AdamW(plain.parameters())
+        return optimizer
+    """
+    after = """
+    import torch
+    from helpers import shard_on_exit
+
+    def setup(model):
+        with shard_on_exit(model) as plain:
+            plain.to(torch.bfloat16)
+        return torch.optim.AdamW(model.parameters())
+    """
+    assert _lint({"helpers.py": helpers, "train.py": inside}) == [("train.py", 7, "FSD202")]
+    assert _lint({"helpers.py": helpers, "train.py": after}) == []
+
+
+def test_an_optimizer_rebuilt_over_the_sharded_parameters_holds_them():
+    """Clearing or replacing the param groups, or adding a group over the sharded model's
+    parameters, after the shard leaves the optimizer over the new parameters (checked with torch
+    2.13 on CPU); a group of other parameters does not, nor does a rebuild before the shard."""
+    template = SHARD + """
+    import torch
+
+    def setup(model, extra):
+        optimizer = torch.optim.AdamW(model.parameters())
+        fully_shard(model)
+        {rebuild}
+        return optimizer
+    """
+    rebuilt = [
+        "optimizer.param_groups = [{'params': list(model.parameters())}]",
+        "optimizer.param_groups[:] = [{'params': list(model.parameters())}]",
+        "optimizer.add_param_group({'params': model.parameters(), 'lr': 1e-4})",
+        "for group in optimizer.param_groups: group['params'] = list(model.parameters())",
+    ]
+    for rebuild in rebuilt:
+        assert _lint({"train.py": template.format(rebuild=rebuild)}) == [], rebuild
+    stale = [
+        "optimizer.add_param_group({'params': extra.parameters()})",
+        "for group in optimizer.param_groups: group['lr'] = 1e-4",
+    ]
+    for rebuild in stale:
+        assert _lint({"train.py": template.format(rebuild=rebuild)}) == [("train.py", 6, "FSD202")], rebuild
+    before = template.replace("        fully_shard(model)\n        {rebuild}", "        {rebuild}\n        fully_shard(model)")
+    assert _lint({"train.py": before.format(rebuild=rebuilt[0])}) == [("train.py", 6, "FSD202")]
+    # rebuilt on the runs that ask for it only: the other runs keep the stale tensors
+    some_runs = template.replace("def setup(model, extra):", "def setup(model, extra, fix_optimizer):").replace(
+        "        {rebuild}", "        if fix_optimizer:\n            {rebuild}"
+    )
+    assert _lint({"train.py": some_runs.format(rebuild=rebuilt[0])}) == [("train.py", 6, "FSD202")]
+
+
 def test_the_chain_counts_columns_in_characters():
     """Related locations are 1-based character columns, as findings are: a non-ASCII name before
     the call must not shift them (astroid's offsets are bytes)."""
@@ -370,3 +443,25 @@ def test_the_chain_counts_columns_in_characters():
     result = lint_sources({path: _source(text) for path, text in files.items()}, LintOptions())
     (finding,) = result.violations
     assert [(note.line, note.column) for note in finding.related] == [(7, 5), (8, 12)]
+
+
+def test_an_optimizer_a_helper_hands_to_a_remapping_call_is_remapped_in_the_caller():
+    """FSD202's remapping calls (`parallelize_model(model, optimizer=...)`) are asked of the
+    analysis: a helper that passes the optimizer on, after sharding, counts where it is called,
+    whichever walk runs first."""
+    files = {
+        "train.py": "import torch\nfrom wrap import wrap\n\n\ndef main():\n    model = Net()\n"
+        "    optimizer = torch.optim.AdamW(model.parameters())\n    wrap(model, (optimizer,))\n",
+        "wrap.py": SHARD + """
+        from framework import parallelize_model
+
+        def wrap(model, optimizers):
+            for block in model.layers:
+                fully_shard(block)
+            fully_shard(model)
+            parallelize_model(model, optimizer=optimizers[0])
+        """,
+    }
+    assert _lint(files) == []
+    files["wrap.py"] = files["wrap.py"].replace("optimizer=optimizers[0]", "optimizer=None")
+    assert _lint(files) == [("train.py", 7, "FSD202")]
