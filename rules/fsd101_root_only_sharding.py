@@ -4,6 +4,7 @@ from typing import List, Tuple
 
 from astroid import nodes
 
+from fsdp_lint.analysis.block_layout import holds_repeated_blocks, part_of_larger_plan
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Fresh, Obj, Value
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
@@ -13,9 +14,12 @@ class RootOnlySharding(Rule):
     """`fully_shard(model)` with no block sharded first makes the whole model one FSDP unit.
 
     ## What it does
-    Reports `fully_shard(model)` on a model that holds repeated blocks (an `nn.ModuleList`,
-    `nn.ModuleDict` or `nn.Sequential` attribute, or a Hugging Face pretrained model) when none
-    of its submodules was sharded before, in the same function or in the helpers it called.
+    Reports `fully_shard(model)` on a model that holds repeated blocks (two or more children of
+    one class that own parameters, in an `nn.ModuleList`, `nn.ModuleDict` or `nn.Sequential`
+    anywhere inside it, or a Hugging Face pretrained model) when none of its submodules was
+    sharded before, in the same function or in the helpers it called. A submodule sharded beside
+    others of the same model (`fully_shard(self.final_layer)` after the blocks) is one unit of a
+    plan, not the whole model.
 
     ## Why is this bad?
     Each `fully_shard` call makes one communication unit. With only the root sharded, the forward
@@ -104,6 +108,53 @@ class RootOnlySharding(Rule):
             fully_shard(model)
             """
         ),
+        Valid(
+            """
+            import torch.nn as nn
+            from torch.distributed.fsdp import fully_shard
+
+            class FinalLayer(nn.Module):
+                def __init__(self, dim, out, lora_dim=0):
+                    super().__init__()
+                    self.norm = nn.LayerNorm(dim, elementwise_affine=False)
+                    self.proj = nn.Linear(dim, out)
+                    if lora_dim:
+                        self.modulation = nn.Sequential(nn.SiLU(), nn.Linear(dim, lora_dim), nn.Linear(lora_dim, 2 * dim))
+                    else:
+                        self.modulation = nn.Sequential(nn.SiLU(), nn.Linear(dim, 2 * dim))
+
+            class DiT(nn.Module):
+                def __init__(self, depth, dim, out):
+                    super().__init__()
+                    self.t_embedder = nn.Sequential(nn.Linear(256, dim), nn.SiLU())
+                    self.blocks = nn.ModuleList([DiTBlock(dim) for _ in range(depth)])
+                    self.final_layer = FinalLayer(dim, out, lora_dim=256)
+
+                def shard(self, mesh):
+                    for block in self.blocks:
+                        fully_shard(block, mesh=mesh)
+                    fully_shard(self.final_layer, mesh=mesh)   # one unit beside the blocks', not the model
+                    fully_shard(self.t_embedder, mesh=mesh)
+
+            def parallelize(net, mesh):
+                net.shard(mesh)
+                fully_shard(net, mesh=mesh)
+            """
+        ),
+        Valid(
+            """
+            import torch.nn as nn
+            from torch.distributed.fsdp import fully_shard
+
+            class TimestepEmbedding(nn.Module):
+                def __init__(self, dim):
+                    super().__init__()
+                    self.mlp = nn.Sequential(nn.SiLU(), nn.Linear(dim, dim))   # one layer: no blocks
+
+            embedding = TimestepEmbedding(256)
+            fully_shard(embedding)
+            """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -168,13 +219,15 @@ class RootOnlySharding(Rule):
                 return  # blocks sharded first, or handed to code that may have sharded them
         elif not isinstance(target, Fresh):
             return
-        if flow.project.class_has_blocks(target.cls):
+        if holds_repeated_blocks(flow.project, target.cls):
             self._roots.append((node, target))
 
     def on_function_end(self, flow: Flow) -> None:
         """Decided at the end of the walk: a block sharded after its root is FSD102's finding."""
         for node, target in self._roots:
-            if isinstance(target, Obj) and any(flow.contains(target, e.target, strict=True) for e in flow.events):
+            if isinstance(target, Obj) and (
+                any(flow.contains(target, e.target, strict=True) for e in flow.events) or part_of_larger_plan(flow, target)
+            ):
                 continue
             name = target.display if isinstance(target, Obj) else node.args[0].as_string()
             self.report(node, self.message.format(target=name), help=self.help.format(target=name))

@@ -3,10 +3,9 @@ from __future__ import annotations
 from typing import List, Optional
 
 from fsdp_lint.analysis.flow import Flow, ShardEvent
+from fsdp_lint.analysis.known_apis import PRETRAINED_MODEL
 from fsdp_lint.analysis.values import Obj
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
-
-PRETRAINED = "transformers.PreTrainedModel"
 
 
 class UnshardedRoot(Rule):
@@ -154,7 +153,7 @@ class UnshardedRoot(Rule):
             return None
         if any(flow.contains(e.target, whole) for e in events):
             return None
-        if cls == PRETRAINED:
+        if cls == PRETRAINED_MODEL:
             # Only repeated blocks sharded: embeddings, final norm and head are left out.
             repeated = all(any("*" in name.attrs for name in flow.names_of(e.target)) for e in events)
             return ["embeddings and head"] if repeated else None

@@ -516,24 +516,6 @@ class Project:
         self._class_facts[qname] = facts
         return facts
 
-    def class_has_blocks(self, qname: Optional[str]) -> bool:
-        """Whether a class of the tree holds repeated blocks (an `nn.ModuleList`, `ModuleDict` or
-        `Sequential` attribute), or is a pretrained transformer: the models that need per-block units."""
-        if qname == "transformers.PreTrainedModel":
-            return True
-        cls = self.resolve_callable(qname)
-        if not isinstance(cls, nodes.ClassDef):
-            return False
-        from fsdp_lint.analysis.known_apis import BLOCK_CONTAINERS
-
-        for klass in [cls] + self._tree_bases(cls):
-            for assign in klass.nodes_of_class(nodes.Assign):
-                value = assign.value
-                if isinstance(value, nodes.Call) and self.qualified_name(value.func) in BLOCK_CONTAINERS:
-                    if any(isinstance(t, nodes.AssignAttr) for t in assign.targets):
-                        return True
-        return False
-
     # ---- name resolution across modules -----------------------------------------------------------
 
     def qualified_name(self, expr: nodes.NodeNG) -> Optional[str]:

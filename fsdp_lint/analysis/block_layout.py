@@ -1,0 +1,138 @@
+"""Repeated blocks: the layout that wants one FSDP unit per block, and whether a `fully_shard`
+target is the model or one unit of a larger plan.
+
+FSD101's static side and its runtime twin must agree on what a block is. At run time it is two
+or more children of one class that own parameters, in a `ModuleList`, `ModuleDict` or
+`Sequential` anywhere in the model. Here the same is read from the classes of the tree: what
+their methods store on `self`, through their tree bases and into the tree classes they hold. A
+container whose children are written out is counted (`Sequential(SiLU(), Linear(...))` holds one
+block, no repetition); one filled by a comprehension or from a variable is a loop over blocks.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Set
+
+from astroid import nodes
+
+from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.known_apis import BLOCK_CONTAINERS, LEAF_MODULE_PREFIX, PARAMETERISED_LEAVES, PRETRAINED_MODEL
+from fsdp_lint.analysis.project import Project
+from fsdp_lint.analysis.values import Obj
+
+SEQUENTIAL = "torch.nn.Sequential"
+_MAX_NESTING = 4  # tree classes held inside tree classes, followed this deep
+_UNKNOWN_CHILD = "?"  # a child whose class is not known: one of its kind, never a repetition
+
+
+def holds_repeated_blocks(project: Project, qname: Optional[str]) -> bool:
+    """Whether a module of class `qname` holds repeated blocks anywhere below it (a pretrained
+    transformer does); False for a class the tree does not define."""
+    if qname == PRETRAINED_MODEL:
+        return True
+    return _holds(project, qname, set(), 0)
+
+
+def part_of_larger_plan(flow: Flow, target: Obj) -> bool:
+    """Whether sharding `target`, a submodule (`self.final_layer`), makes one unit among others
+    rather than the whole model: something else inside the object that holds it is sharded on
+    this walk, before or after (its sibling blocks, or the holder itself)."""
+    for length in range(len(target.attrs)):
+        holder = Obj(target.root, target.attrs[:length])
+        if any(flow.contains(holder, e.target) and not flow.contains(target, e.target) for e in flow.events):
+            return True
+    return False
+
+
+def _holds(project: Project, qname: Optional[str], seen: Set[str], depth: int) -> bool:
+    cls = project.resolve_callable(qname) if qname else None
+    if not isinstance(cls, nodes.ClassDef) or qname in seen or depth > _MAX_NESTING:
+        return False
+    seen.add(qname)
+    for klass in _with_tree_bases(project, cls):
+        for assign in klass.nodes_of_class(nodes.Assign):
+            if not isinstance(assign.value, nodes.Call) or not any(_on_self(t) for t in assign.targets):
+                continue
+            called = project.qualified_name(assign.value.func)
+            if called in BLOCK_CONTAINERS:
+                if _repeats(project, assign.value):
+                    return True
+            elif called and not called.startswith(LEAF_MODULE_PREFIX) and _holds(project, called, seen, depth + 1):
+                return True
+    return False
+
+
+def _on_self(target: nodes.NodeNG) -> bool:
+    return isinstance(target, nodes.AssignAttr) and isinstance(target.expr, nodes.Name) and target.expr.name == "self"
+
+
+def _with_tree_bases(project: Project, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
+    """`cls` and its bases defined in the tree, transitively (a subclass whose blocks are
+    built by its grandparent's `__init__`)."""
+    found = [cls]
+    index = 0
+    while index < len(found) and len(found) <= 2 * _MAX_NESTING:
+        for base in found[index].bases:
+            resolved = project.resolve_callable(project.qualified_name(base))
+            if isinstance(resolved, nodes.ClassDef) and resolved not in found:
+                found.append(resolved)
+        index += 1
+    return found
+
+
+def _repeats(project: Project, container: nodes.Call) -> bool:
+    """Whether a `ModuleList`/`ModuleDict`/`Sequential(...)` call holds two or more children of
+    one class that own parameters."""
+    children = _children(container, project.qualified_name(container.func) or "")
+    if children is None:
+        return True  # filled by a loop (a comprehension, a list built elsewhere): blocks
+    counts: Dict[str, int] = {}
+    for child in children:
+        kind = _child_class(project, child)
+        if kind != _UNKNOWN_CHILD and _owns_parameters(project, kind, child):
+            counts[kind] = counts.get(kind, 0) + 1
+    return any(count >= 2 for count in counts.values())
+
+
+def _children(container: nodes.Call, kind: str) -> Optional[List[nodes.NodeNG]]:
+    """The children written out in the call, or None when a loop supplies them: a comprehension,
+    a list built elsewhere, `*layers`, or an empty container that `append` fills."""
+    args = list(container.args)
+    if not args or any(isinstance(arg, nodes.Starred) for arg in args):
+        return None
+    if kind == SEQUENTIAL and not (len(args) == 1 and isinstance(args[0], nodes.Call) and _is_ordered_dict(args[0])):
+        return args  # Sequential(a, b, c): the modules themselves
+    if len(args) != 1:
+        return None
+    given = args[0]
+    if isinstance(given, nodes.Call) and _is_ordered_dict(given) and given.args:  # OrderedDict([...]) / ({...})
+        given = given.args[0]
+    if isinstance(given, (nodes.List, nodes.Tuple)):
+        return [item.elts[1] if isinstance(item, nodes.Tuple) and len(item.elts) == 2 else item for item in given.elts]
+    if isinstance(given, nodes.Dict):
+        return [value for _, value in given.items]
+    return None
+
+
+def _is_ordered_dict(call: nodes.Call) -> bool:
+    func = call.func
+    return (func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)) == "OrderedDict"
+
+
+def _child_class(project: Project, child: nodes.NodeNG) -> str:
+    if not isinstance(child, nodes.Call):
+        return _UNKNOWN_CHILD
+    return project.qualified_name(child.func) or _UNKNOWN_CHILD
+
+
+def _owns_parameters(project: Project, kind: str, child: nodes.Call) -> bool:
+    """A torch.nn leaf owns parameters when it is a parameterised layer, a nested container when
+    one of its children does; any other module is taken to own some."""
+    if kind in BLOCK_CONTAINERS:
+        children = _children(child, kind)
+        return children is None or any(
+            _owns_parameters(project, _child_class(project, c), c) for c in children if isinstance(c, nodes.Call)
+        )
+    if kind.startswith(LEAF_MODULE_PREFIX):
+        return kind.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES
+    return True
