@@ -30,6 +30,7 @@ from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, MetaState, ObjectFacts, Origin, Rebuild, RootMapper, ShardEvent,
     Summary, relative_value,
 )
+from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.flags import test_flags
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
@@ -476,6 +477,11 @@ class Flow:
                 self.param_roots[arg.name] = root
             facts = self.context.of(arg.name)
             self.env[arg.name] = self._adopt(arg.name, root, facts)
+        for name in free_variables(func, self.project.binding):
+            facts = self.context.of(name)  # a closure's variables, as the call passes them
+            if facts is not None:
+                self.param_roots[name] = (self.key, name, 0)
+                self.env[name] = self._adopt(name, self.param_roots[name], facts)
         for extra in (args.vararg, args.kwarg):
             if extra:
                 self.env[extra] = UNKNOWN
@@ -957,7 +963,20 @@ class Flow:
         if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
             if _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
+        if isinstance(binding, nodes.FunctionDef):
+            return self._function_value(binding)
+        if isinstance(binding, nodes.ImportFrom) and not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+            # a function of another module of the tree handed on as a value (a call resolves by name)
+            qname = self.qualified_name(node)
+            if isinstance(self.project.callable_for_flow(qname), (nodes.FunctionDef, Deferred)):
+                return Partial(qname, (), ())
         return UNKNOWN
+
+    def _function_value(self, func: nodes.FunctionDef) -> Partial:
+        """A function of the tree as a value: its partial with nothing bound but, for a closure,
+        the values its free variables have here (`fsdp_lint.analysis.closures`)."""
+        captured = tuple((name, self.env[name]) for name in free_variables(func, self.project.binding) if name in self.env)
+        return Partial(func.qname(), (), captured)
 
     def _attribute(self, node: nodes.Attribute) -> Value:
         base = self._eval(node.expr)
@@ -1004,6 +1023,9 @@ class Flow:
         if qname in PARTIAL and args:
             if self.shards(self.qualified_name(node.args[0])):
                 return ShardFunction()
+            if isinstance(args[0], Partial):  # of a function of the tree, a closure or a partial
+                named = tuple((k, v) for k, v in keywords.items() if k is not None)
+                return Partial(args[0].qname, args[0].args + tuple(args[1:]), args[0].keywords + named)
             target_name = self.qualified_name(node.args[0])
             if isinstance(self.project.callable_for_flow(target_name), (nodes.FunctionDef, Deferred)):
                 # a function of the tree, whose module may not be entered yet: resolved when called
@@ -1046,6 +1068,8 @@ class Flow:
             return self._state_dict_getter(node, getter, args, keywords)
         if qname in known_apis.IDENTITY_FUNCTIONS:
             return first
+        if qname in known_apis.LAST_ARGUMENT_FUNCTIONS and args:
+            return args[-1]
         if qname == "copy.deepcopy":
             return Fresh(first.cls if isinstance(first, Obj) else None)
         if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(self.project.binding(func)):
@@ -1220,7 +1244,7 @@ class Flow:
             positional = positional[1:]
         for name, value in zip(positional, args):
             bound[name] = value
-        names = set(positional) | {a.name for a in arguments.kwonlyargs or []}
+        names = set(positional) | {a.name for a in arguments.kwonlyargs or []} | set(free_variables(func, self.project.binding))
         for name, value in keywords.items():
             if name in names:
                 bound[name] = value

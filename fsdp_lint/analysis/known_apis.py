@@ -30,6 +30,8 @@ INERT_METHODS = SELF_RETURNING_METHODS | frozenset(
      "reset_parameters", "register_forward_hook", "register_forward_pre_hook"}
 )
 IDENTITY_FUNCTIONS = frozenset({"torch.compile"})
+# Functions that return their last argument as it is (`cast(FSDPModule, module)` is `module`).
+LAST_ARGUMENT_FUNCTIONS = frozenset({"typing.cast", "typing_extensions.cast"})
 # Decorators that make a generator function a context manager: `with f():` runs the code before
 # its `yield` on entry and the code after it when the block ends.
 CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})

@@ -595,12 +595,9 @@ class Project:
         if not qname:
             return None
         module, rest = self._split_module(qname)
-        if module is None or not rest or len(rest) > 2:
+        if module is None or not rest:
             return None
-        found = _last_definition(module, rest[0])
-        if len(rest) == 2:
-            return _method(found, rest[1]) if isinstance(found, nodes.ClassDef) else None
-        return found
+        return _member(_last_definition(module, rest[0]), rest[1:])
 
     def callable_for_flow(self, qname: Optional[str]) -> Union[nodes.FunctionDef, nodes.ClassDef, Deferred, None]:
         """`resolve_callable` for a call the flows apply, or Deferred when the name resolves into
@@ -618,12 +615,9 @@ class Project:
             if module is None:
                 continue
             rest = parts[index:]
-            if not rest or len(rest) > 2:
+            if not rest:
                 return None
-            found = _last_definition(module, rest[0])
-            if len(rest) == 2:
-                return _method(found, rest[1]) if isinstance(found, nodes.ClassDef) else None
-            return found
+            return _member(_last_definition(module, rest[0]), rest[1:])
         return None
 
     def resolve_method(
@@ -692,7 +686,17 @@ def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.Fu
     return None
 
 
-def _method(cls: Optional[nodes.ClassDef], name: str) -> Optional[nodes.FunctionDef]:
+def _member(found: Optional[Union[nodes.FunctionDef, nodes.ClassDef]], names: List[str]) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:
+    """The method or nested function that `names` name in turn inside `found` (`Class.method`,
+    `outer.inner`: the qualified name of a closure used as a value)."""
+    for name in names:
+        if not isinstance(found, (nodes.ClassDef, nodes.FunctionDef)):
+            return None
+        found = _method(found, name)
+    return found
+
+
+def _method(cls: Optional[Union[nodes.ClassDef, nodes.FunctionDef]], name: str) -> Optional[nodes.FunctionDef]:
     if cls is None:
         return None
     bindings = cls.locals.get(name, ())

@@ -130,6 +130,53 @@ def test_a_run_that_leaves_in_an_elif_arm_does_not_reach_the_code_after_the_join
     assert _lint({"p.py": leaves.replace("LEAVE", "layers = model.blocks")}) == [("p.py", 12, "FSD102")]
 
 
+def test_a_closure_runs_where_it_is_called_with_the_variables_it_reads():
+    """A `def` nested in a function is followed where it is called, directly or handed on as a
+    value, and sees the objects it reads from the function around it."""
+    direct = SHARD + """
+    from typing import cast
+
+    def to_fsdp2(module, mesh):
+        def wrap(m, reshard_after_forward=None):
+            fully_shard(m, mesh=mesh, reshard_after_forward=reshard_after_forward)
+            return cast(object, m)
+
+        module = wrap(module, reshard_after_forward=False)
+        module.half()
+        return module
+    """
+    assert _lint({"f.py": direct}) == [("f.py", 11, "FSD204")]
+    captured = SHARD + """
+    def setup(model, mesh):
+        def shard_blocks():
+            for block in model.layers:
+                fully_shard(block, mesh=mesh)
+
+        FIRST
+        SECOND
+        return model
+    """
+    root, blocks = "fully_shard(model, mesh=mesh)", "shard_blocks()"
+    assert _lint({"f.py": captured.replace("FIRST", root).replace("SECOND", blocks)}) == [("f.py", 6, "FSD102")]
+    assert _lint({"f.py": captured.replace("FIRST", blocks).replace("SECOND", root)}) == []
+    handed = SHARD + """
+    def layerwise(model, wrapper):
+        for layer in model.layers:
+            wrapper(layer)
+        return model
+
+    def to_fsdp2(module, mesh):
+        def wrap(m):
+            fully_shard(m, mesh=mesh)
+            return m
+
+        module = layerwise(module, wrap)
+        module.layers[0].half()
+        return module
+    """
+    assert _lint({"f.py": handed}) == [("f.py", 14, "FSD204")]
+
+
 def test_a_flag_the_caller_passes_as_a_constant_takes_one_arm():
     """`if rank0:` on a mode flag that every rank passes as True is no rank test."""
     loader = """
