@@ -5,9 +5,10 @@ A file's name starts at an import root. The usual root is the directory above th
 package (`src/pkg/x.py` is `pkg.x`; a linted `site-packages/torch` keeps `torch.`). A checkout
 with a stray `__init__.py` at its top (a ComfyUI plugin, a habit) moves that root one level up,
 to a directory Python never imports from: run from the checkout, `from allamo.trainer import ...`
-finds `<checkout>/allamo/trainer`. So for each top-level package the roots Python could have on
-`sys.path` are weighed: the directory above it, the package itself (the checkout) and its `src/`,
-and the one under which the package's own imports resolve is kept.
+finds `<checkout>/allamo/trainer`. So where a top-level package is the linted directory or holds
+it, the roots Python could have on `sys.path` are weighed: the directory above it, the package
+itself (the checkout) and its `src/`, and the one under which the package's own imports resolve
+is kept (a package below the linted directory has that directory above it: a root either way).
 """
 
 from __future__ import annotations
@@ -22,20 +23,21 @@ _SETTLED = 5  # imports by which one root must lead the others for the rest to b
 _HEAD = 8192  # bytes of each file read for its imports: a file's imports open it (a 1 MB stub has few)
 
 
-def _named(path: str, is_package_dir: Callable[[str], bool]) -> Tuple[str, Optional[str]]:
-    """The file's stem prefixed by every enclosing package directory, and the outermost of these
-    (None for a file in no package)."""
-    directory, filename = os.path.split(os.path.normpath(path))
+def _named(path: str, is_package_dir: Callable[[str], bool]) -> Tuple[str, str, Optional[str]]:
+    """The file's stem prefixed by every enclosing package directory, the file's directory, and
+    the outermost package directory (None for a file in no package)."""
+    folder, filename = os.path.split(os.path.normpath(path))
     stem = filename.rsplit(".", 1)[0]
     parts = [] if stem == "__init__" else [stem]
     top = None
+    directory = folder
     while directory and is_package_dir(directory):
         top = directory
         directory, package = os.path.split(directory)
         if not package:  # the file system's root
             break
         parts.insert(0, package)
-    return ".".join(parts) or stem, top
+    return ".".join(parts) or stem, folder, top
 
 
 def module_names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Callable[[str], bool]) -> Dict[str, str]:
@@ -44,9 +46,9 @@ def module_names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Calla
     by_top: Dict[Optional[str], Dict[str, str]] = {}
     directories = set()
     for path in sources:
-        name, top = _named(path, is_package_dir)
+        name, folder, top = _named(path, is_package_dir)
         by_top.setdefault(top, {})[path] = name
-        directories.add(os.path.dirname(os.path.normpath(path)))
+        directories.add(folder)
     linted = _common_directory(directories)
     names: Dict[str, str] = {}
     for top, group in by_top.items():
@@ -80,28 +82,38 @@ def _from_import_root(top: str, names: Dict[str, str], sources: Mapping[str, Uni
     importable = os.path.basename(top).isidentifier()
     if importable and (linted is None or not (linted == top or linted.startswith(top + os.sep))):
         return names
-    checkout = {path: _without_prefix(name, 1) for path, name in names.items()}
-    namings = [names, checkout] if importable else [checkout]
-    if is_package_dir(os.path.join(top, "src")):
-        src = os.path.join(top, "src") + os.sep
-        namings.append({path: _without_prefix(name, 2) if os.path.normpath(path).startswith(src) else checkout[path]
-                        for path, name in names.items()})
-    if len(namings) == 1:
-        return checkout
-    known = [set(naming.values()) for naming in namings]
-    resolved = [0] * len(namings)
+    # A root below the directory above `top` drops the first parts of every name under it, so
+    # an import resolves from there when those parts put in front of it make a name of `names`.
+    package = os.path.basename(top) + "."
+    roots = [""] if importable else []
+    roots.append(package)
+    has_src = is_package_dir(os.path.join(top, "src"))
+    if has_src:
+        roots.append(package + "src.")
+    if len(roots) == 1:
+        return _renamed(names, roots[0], package)
+    known = set(names.values())
+    resolved = [0] * len(roots)
     for imported in _absolute_imports(sources[path] for path in sorted(names)):
-        for index, naming in enumerate(known):
-            resolved[index] += imported in naming
+        for index, prefix in enumerate(roots):
+            resolved[index] += prefix + imported in known or (index == 2 and package + imported in known)
         if sorted(resolved)[-2] + _SETTLED <= max(resolved):
             break
-    return namings[resolved.index(max(resolved))]
+    return _renamed(names, roots[resolved.index(max(resolved))], package)
 
 
-def _without_prefix(name: str, count: int) -> str:
-    """`name` with its first `count` parts removed; the root's own `__init__.py` keeps its stem, as
-    a file in no package does."""
-    return ".".join(name.split(".")[count:]) or "__init__"
+def _renamed(names: Dict[str, str], prefix: str, package: str) -> Dict[str, str]:
+    """`names` from the root that `prefix` leads to; a file outside that root (the checkout's
+    own scripts beside its `src/`) is named from the checkout."""
+    if not prefix:
+        return names
+    return {path: _without_prefix(name, prefix if name.startswith(prefix) else package) for path, name in names.items()}
+
+
+def _without_prefix(name: str, prefix: str) -> str:
+    """`name` without `prefix`; the root's own `__init__.py` keeps its stem, as a file in no
+    package does."""
+    return name[len(prefix):] if name.startswith(prefix) else "__init__"
 
 
 def _absolute_imports(texts: Iterable[Union[str, bytes]]) -> Iterable[str]:
