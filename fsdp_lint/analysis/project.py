@@ -116,6 +116,7 @@ class Project:
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
         self._called_names: Dict[str, FrozenSet[str]] = {}
         self._class_facts: Dict[str, ClassFacts] = {}
+        self._lifecycles: Dict[int, List[nodes.FunctionDef]] = {}
         self._memo = ResolutionMemo() if memo is None else memo
         self.texts: Dict[int, Tuple[str, Tuple[str, ...]]] = {}  # branch tests' text and names, by node
         self.imported = ImportedCode()  # what rules read of other modules: the engine collects it before the rule pass
@@ -242,11 +243,15 @@ class Project:
 
     def lifecycle(self, cls: nodes.ClassDef) -> List[nodes.FunctionDef]:
         """`__init__` and the hooks a framework calls on an object of `cls`, in its documented
-        order (empty for a class whose framework documents none)."""
-        receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
-        hooks = lifecycle_before(self._framework_bases(cls), None)
-        found = [self.resolve_method(receiver, None, name) for name in (["__init__"] + hooks if hooks else [])]
-        return [method for method in found if isinstance(method, nodes.FunctionDef)]
+        order (empty for a class whose framework documents none). Remembered: the engine asks
+        for every class while it collects the facts, when resolving its bases may still parse."""
+        known = self._lifecycles.get(id(cls))
+        if known is None:
+            receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
+            hooks = lifecycle_before(self._framework_bases(cls), None)
+            found = [self.resolve_method(receiver, None, name) for name in (["__init__"] + hooks if hooks else [])]
+            known = self._lifecycles[id(cls)] = [method for method in found if isinstance(method, nodes.FunctionDef)]
+        return known
 
     def _driven(self, cls: nodes.ClassDef, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
         """The context of `func` on an object of `cls` that the methods known to run before it

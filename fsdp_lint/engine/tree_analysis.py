@@ -303,8 +303,9 @@ class _State:
 
 def _collect_facts(project: Project, files: Sequence[ParsedFile], findings: Findings) -> None:
     """Walk the top level of every file first (its globals are what a function called from
-    outside sees), then every function in the context an unknown caller gives it. Summaries are
-    memoised by context, so the order of this walk changes no fact."""
+    outside sees), then every function in the context an unknown caller gives it, then each
+    class a framework drives as it drives it. Summaries are memoised by context, so the order of
+    this walk changes no fact; the rule pass walks again only what these walks parsed."""
     broken: Set[str] = set()
     for file in files:
         _walk_guarded(file, findings, broken, lambda: project.record(Flow(project, file.tree).run()), file.tree)
@@ -313,6 +314,8 @@ def _collect_facts(project: Project, files: Sequence[ParsedFile], findings: Find
             if file.display in broken:
                 break
             _walk_guarded(file, findings, broken, lambda: project.summary(scope, *project.entry_context(scope)), scope)
+        for cls in file.tree.nodes_of_class(nodes.ClassDef):
+            _walk_guarded(file, findings, broken, lambda: project.lifecycle(cls) and Flow(project, cls).run(), cls)
 
 
 def _walk_guarded(file: ParsedFile, findings: Findings, broken: Set[str], walk: Callable[[], object], scope: nodes.NodeNG) -> None:
@@ -392,10 +395,9 @@ class _RuleRunner(CallListener):
             while self.pending:
                 self._walk(*self.pending.pop(0))
         for cls in file.tree.nodes_of_class(nodes.ClassDef):
-            if self.project.lifecycle(cls):  # driven by a framework in a documented order
-                self._walk(cls, None, {}, ())
-                while self.pending:
-                    self._walk(*self.pending.pop(0))
+            self._walk(cls, None, {}, ())  # walked only if a framework drives it in a documented order
+            while self.pending:
+                self._walk(*self.pending.pop(0))
 
     def _walk(
         self, scope: nodes.NodeNG, context: Optional[Context], origins: Dict[str, Origin], chain: Tuple[nodes.NodeNG, ...],
@@ -405,6 +407,8 @@ class _RuleRunner(CallListener):
         if file is None or file.display in self.broken:
             return
         try:
+            if isinstance(scope, nodes.ClassDef) and not self.project.lifecycle(scope):
+                return
             if entry:
                 context, origins = self.project.entry_context(scope)
             if context is not None:

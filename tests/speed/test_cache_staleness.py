@@ -165,3 +165,19 @@ def test_the_rule_pass_parses_nothing():
     [error] = analysis.findings.internal_errors
     assert "ParseDuringRulePass: module helpers (helpers.py) was not parsed before the rule pass" in error.error
     assert "helpers.py" not in analysis.parsed
+
+
+def test_the_engine_itself_parses_nothing_in_the_rule_pass(tmp_path):
+    """Which classes a framework drives is decided with the facts: a class whose base lives in a
+    module nothing else needed (`base.py`) was resolved in the rule pass, and the refused parse
+    stopped the whole run."""
+    write_tree(tmp_path, {
+        "base.py": "class Base:\n    def helper(self):\n        return 1\n",
+        "model.py": (
+            "from torch.distributed.fsdp import fully_shard\n\nfrom base import Base\n\n\n"
+            "class Wrapper(Base):\n    def __init__(self, model):\n        self.model = model\n        fully_shard(model)\n"
+        ),
+    })
+    for jobs in (1, 2):
+        result = run_cli([str(tmp_path), "--isolated", "--no-cache", "--jobs", str(jobs)])
+        assert (result.code, result.out.strip(), result.err) == (0, "All checks passed.", "")
