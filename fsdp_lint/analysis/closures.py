@@ -7,11 +7,15 @@ values they have where the closure is named, and binds them in the closure's wal
 
 from __future__ import annotations
 
+import weakref
 from typing import Callable, Optional, Tuple
 
 from astroid import nodes
 
 Binding = Callable[[nodes.Name], Optional[nodes.NodeNG]]
+
+# by function, for as long as its tree lives: what a function reads depends on its syntax alone
+_FREE: "weakref.WeakKeyDictionary[nodes.FunctionDef, Tuple[str, ...]]" = weakref.WeakKeyDictionary()
 
 
 def enclosing_function(func: nodes.FunctionDef) -> Optional[nodes.FunctionDef]:
@@ -25,6 +29,13 @@ def free_variables(func: nodes.FunctionDef, binding: Binding) -> Tuple[str, ...]
     it defines: a name bound to one of those is that function as a value wherever it is read)."""
     if enclosing_function(func) is None:
         return ()
+    known = _FREE.get(func)
+    if known is None:
+        known = _FREE[func] = _free_variables(func, binding)
+    return known
+
+
+def _free_variables(func: nodes.FunctionDef, binding: Binding) -> Tuple[str, ...]:
     found = set()
     for name in func.nodes_of_class(nodes.Name):
         bound = binding(name)
