@@ -1342,7 +1342,7 @@ class Flow:
         sharded: Dict[AttrPath, Path] = {}  # each sharded path, with the flags every run that sharded it fixed
 
         def note(attrs: AttrPath, event: ShardEvent) -> None:
-            flags = frozenset(literal for literal in event.path if literal[0][0] == "flag")
+            flags = paths.flag_literals(event.path)
             sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
 
         origin: Optional[Origin] = None
@@ -1684,6 +1684,8 @@ def is_instance_method(func: nodes.FunctionDef) -> bool:
 def _mapped_flags(path: Path, mapper: RootMapper) -> Path:
     """A callee's flag literals in the caller's terms (the literals about its own texts mean
     nothing there); a flag of an object the caller may hold as several is dropped."""
+    if not paths.flag_literals(path):
+        return EMPTY
     mapped = []
     for root, attrs, value in paths.flags(path):
         objs = mapper.objs(Obj(root, attrs))

@@ -23,6 +23,7 @@ is nothing, but no run that took `not a, b` gets past the join, and the dead lit
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
 
 from astroid import nodes
@@ -57,11 +58,17 @@ def flag(root: Root, attrs: Tuple[str, ...], value: bool) -> Literal:
     return ("flag", root, attrs), value
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def flag_literals(path: Path) -> Path:
+    """The flag literals of a path (asked for every event a summary maps back, and most paths
+    have none: remembered, as a path's hash is)."""
+    return frozenset(literal for literal in path if literal[0][0] == "flag")
+
+
 def flags(path: Path) -> Iterator[Tuple[Root, Tuple[str, ...], bool]]:
     """The flag literals of a path, as (root, attribute path, value)."""
-    for atom, value in path:
-        if atom[0] == "flag":
-            yield atom[1], atom[2], value  # type: ignore[misc]
+    for atom, value in flag_literals(path):
+        yield atom[1], atom[2], value  # type: ignore[misc]
 
 
 def flag_value(path: Path, root: Root, attrs: Tuple[str, ...]) -> Optional[bool]:
