@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, NamedTuple, Optional, S
 
 from astroid import nodes
 
-from fsdp_lint.analysis import known_apis, paths
+from fsdp_lint.analysis import class_values, known_apis, paths
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, MetaState, ObjectFacts, Origin, Rebuild, RootMapper, ShardEvent,
     Summary, relative_value,
@@ -886,7 +886,9 @@ class Flow:
         if isinstance(node, nodes.BoolOp):
             return self._bool_op(node)
         if isinstance(node, nodes.IfExp):
-            self._eval(node.test)
+            tested = self._eval(node.test)
+            if isinstance(tested, Constant):  # a test this context decides: one arm runs
+                return self._eval(node.body if tested.value else node.orelse)
             start = self._snapshot()
             self.conditions.append((node.test, True))
             self.path = start.path | self._outcome(node.test, True)
@@ -900,6 +902,14 @@ class Flow:
         if isinstance(node, nodes.UnaryOp) and node.op == "not":
             operand = self._eval(node.operand)
             return Constant(not operand.value) if isinstance(operand, Constant) else UNKNOWN
+        if isinstance(node, nodes.BoolOp):
+            return _bool_op(node.op, [self._eval(value) for value in node.values])
+        if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0][0] in ("is", "is not"):
+            left, right = self._eval(node.left), self._eval(node.ops[0][1])
+            if isinstance(right, Constant) and right.value is None:
+                none = self._is_none(left)
+                return UNKNOWN if none is None else Constant(none == (node.ops[0][0] == "is"))
+            return UNKNOWN
         if isinstance(node, nodes.Lambda):
             return UNKNOWN
         if isinstance(node, nodes.Await):
@@ -980,9 +990,9 @@ class Flow:
 
     def _attribute(self, node: nodes.Attribute) -> Value:
         base = self._eval(node.expr)
-        return either([self._attribute_of(option, node.attrname) for option in options_of(base)])
+        return either([self._attribute_of(option, node.attrname, node) for option in options_of(base)])
 
-    def _attribute_of(self, base: Value, attr: str) -> Value:
+    def _attribute_of(self, base: Value, attr: str, node: Optional[nodes.Attribute] = None) -> Value:
         if attr == "param_groups" and isinstance(base, (Obj, Optimizer)):
             return ParamGroups(base)
         if isinstance(base, Obj):
@@ -991,8 +1001,39 @@ class Flow:
                 return self.attr_env[key]
             if attr == "forward":
                 return BoundMethod(base, "forward")
+            cls = self._class_of(base)
+            getter = class_values.property_getter(self.project, cls, attr) if node is not None and cls is not None else None
+            if getter is not None and getter is not self.scope:
+                # a property: its getter runs on the object (what it returns, when known)
+                value = self._apply_summary(node, getter, base, [], {})
+                if not isinstance(value, Fresh):
+                    return either([self.canonical(o) if isinstance(o, Obj) else o for o in options_of(value)])
             return base.child(attr)
         return UNKNOWN
+
+    def _is_none(self, value: Value) -> Optional[bool]:
+        """Whether a value is None: True when every value it may be is the constant, False when
+        each is an object the walk knows was built (of a known class) or a value no None can be,
+        None when not known (a parameter, an attribute nothing here set)."""
+        answers = set()
+        for option in options_of(value):
+            if isinstance(option, Constant):
+                answers.add(option.value is None)
+            elif isinstance(option, Obj):
+                answers.add(False if option.cls or (not option.attrs and option.root in self.classes) else None)
+            else:
+                answers.add(False if isinstance(option, (Optimizer, Container, Params, ParamGroups, StateDict, Options, ShardFunction)) else None)
+        return answers.pop() if len(answers) == 1 else None
+
+    def _class_of(self, obj: Obj) -> Optional[nodes.ClassDef]:
+        """The class of the tree an object was built from, where known (the class whose method is
+        walked, for `self`)."""
+        qname = obj.cls or (self.classes.get(obj.root) if not obj.attrs else None)
+        if qname:
+            return class_values.class_named(self.project, qname)
+        if obj.root == self.self_root and not obj.attrs:
+            return self.self_class
+        return None
 
     def _call(self, node: nodes.Call) -> Value:
         func_value = self._eval(node.func)
@@ -1073,6 +1114,8 @@ class Flow:
         if qname == "copy.deepcopy":
             return Fresh(first.cls if isinstance(first, Obj) else None)
         if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(self.project.binding(func)):
+            if func.name == "isinstance" and len(node.args) == 2:
+                return self._isinstance(args[0], node.args[1])
             return _builtin_call(func.name, args)
         target = self.project.callable_for_flow(qname)
         if isinstance(target, Deferred):
@@ -1109,6 +1152,22 @@ class Flow:
             for receiver in receivers:
                 self._rebuilt(receiver, tuple(self.canonical(o) for o in over))
 
+    def _isinstance(self, value: Value, classes: nodes.NodeNG) -> Value:
+        """`isinstance(value, classes)`, decided where every value it may be is None or an object
+        of a class the tree defines (`isinstance(self.fsdp_config, FSDPConfig)`)."""
+        tested = [self.qualified_name(c) for c in (classes.elts if isinstance(classes, nodes.Tuple) else [classes])]
+        if not tested or None in tested:
+            return UNKNOWN
+        answers = set()
+        for option in options_of(value):
+            if isinstance(option, Constant) and option.value is None:
+                answers.add(False)
+            elif isinstance(option, Obj):
+                answers.add(class_values.is_instance(self.project, self._class_of(option), tested))  # type: ignore[arg-type]
+            else:
+                answers.add(None)
+        return Constant(answers.pop()) if len(answers) == 1 and None not in answers else UNKNOWN
+
     def _alternatives(self, node: nodes.NodeNG, calls) -> Value:
         """A call on one of several values (an `Either`): each option runs from the same state,
         on a path of its own (options exclude each other), and the states are joined after."""
@@ -1140,7 +1199,10 @@ class Flow:
             self._apply_summary(node, init, obj, args, keywords)
         else:
             fields = self.project.record_fields(qname)
-            for name, value in list(zip(fields, args)) + [(k, v) for k, v in keywords.items() if k in fields]:
+            cls = self.project.callable_for_flow(qname)
+            given = dict(list(zip(fields, args)) + [(k, v) for k, v in keywords.items() if k in fields])
+            defaults = class_values.record_defaults(self.project, cls) if isinstance(cls, nodes.ClassDef) and None not in keywords else {}
+            for name, value in list(given.items()) + [(name, value) for name, value in defaults.items() if name not in given]:
                 self.attr_env[(obj.root, (name,))] = value
                 self._attr_version += 1
                 self._store(value)
@@ -1267,7 +1329,7 @@ class Flow:
         for name in sorted(bound):
             value = bound[name]
             if isinstance(value, Obj):
-                reads = self.project.self_reads(func) if is_instance_method(func) and name == _first_param(func) else None
+                reads = class_values.self_reads(self.project, func) if is_instance_method(func) and name == _first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
                 params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound))))
                 if origin is not None:
@@ -1387,7 +1449,7 @@ class Flow:
             if isinstance(option, Obj):
                 if option.cls or option.root in self.meta_roots or self.is_local(option.root) or option.root in self.classes:
                     return True
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container)):
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container, Constant)):
                 return True
         return False
 
@@ -1613,6 +1675,17 @@ def _param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
         items = value.items if isinstance(value, Container) else value.options if isinstance(value, Either) else (value.element,)
         return tuple(owner for item in items for owner in _param_owners(item, depth + 1))
     return ()
+
+
+def _bool_op(op: str, values: List[Value]) -> Value:
+    """`a and b` / `a or b` as a test: decided by a constant operand that settles it, or by all
+    of them being constants."""
+    settles = (lambda v: not v) if op == "and" else bool
+    if any(isinstance(v, Constant) and settles(v.value) for v in values):
+        return Constant(op != "and")
+    if all(isinstance(v, Constant) for v in values):
+        return values[-1]
+    return UNKNOWN
 
 
 def _builtin_call(name: str, args: List[Value]) -> Value:

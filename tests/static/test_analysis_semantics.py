@@ -512,3 +512,30 @@ def test_an_optimizer_a_helper_hands_to_a_remapping_call_is_remapped_in_the_call
     assert _lint(files) == []
     files["wrap.py"] = files["wrap.py"].replace("optimizer=optimizers[0]", "optimizer=None")
     assert _lint(files) == [("train.py", 7, "FSD202")]
+
+
+def test_a_property_is_read_through_its_getter():
+    """`engine.module` where `module` is a `@property` of the engine's class returning what
+    `__init__` stored: the sharded model itself, not an attribute nothing set."""
+    files = {
+        "engine.py": """
+        class Engine:
+            def __init__(self, model):
+                self._model = model
+
+            @property
+            def module(self):
+                return self._model
+        """,
+        "train.py": SHARD + """
+        from engine import Engine
+
+        def step(model, batch):
+            for block in model.layers:
+                fully_shard(block)
+            fully_shard(model)
+            engine = Engine(model)
+            return engine.module.forward(batch)
+        """,
+    }
+    assert _lint(files) == [("train.py", 10, "FSD201")]

@@ -1,0 +1,153 @@
+"""What the tree's class definitions say about the values of their objects: an attribute that is a
+`@property` (read by running its getter), whether an object of a known class passes an
+`isinstance` test, and the constant defaults of a dataclass's fields.
+
+A framework that selects FSDP1 or FSDP2 from a configuration object (composer's
+`isinstance(self.fsdp_config, FSDPConfig)`, where `fsdp_config` is a property over the fields of
+a `ParallelismConfig` dataclass) is followed down the arm its configuration takes only when all
+three are known; each answers None (unknown) where the tree does not settle it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Tuple
+
+from astroid import nodes
+
+from fsdp_lint.analysis.values import Constant
+
+if TYPE_CHECKING:
+    from fsdp_lint.analysis.project import Project
+
+# Decorators that make a method an attribute computed on read.
+_PROPERTIES = frozenset({"builtins.property", "property", "functools.cached_property"})
+# How far up a class hierarchy the tree is searched.
+_MAX_BASES = 32
+
+
+def class_named(project: "Project", qname: str) -> Optional[nodes.ClassDef]:
+    """The class of the tree a qualified name denotes, in a module the flows enter."""
+    memo = _memo(project)
+    key = ("class", qname)
+    if key not in memo:
+        found = project.callable_for_flow(qname)
+        memo[key] = found if isinstance(found, nodes.ClassDef) else None
+    return memo[key]  # type: ignore[return-value]
+
+
+def property_getter(project: "Project", cls: nodes.ClassDef, attr: str) -> Optional[nodes.FunctionDef]:
+    """The getter of `attr` if it is a property of `cls` or of one of its bases in the tree (the
+    first class in method resolution order that defines the name decides)."""
+    memo = _memo(project)
+    key = ("property", id(cls), attr)
+    if key not in memo:
+        memo[key] = _property_getter(project, cls, attr)
+    return memo[key]  # type: ignore[return-value]
+
+
+def self_reads(project: "Project", method: nodes.FunctionDef) -> FrozenSet[str]:
+    """The attributes of `self` a method reads (`Project.self_reads`), with those that the
+    getters of the properties it reads on `self` read (`self.fsdp_config` returning
+    `self._fsdp2_config`): what of `self` its calling context must carry."""
+    memo = _memo(project)
+    key = ("reads", id(method))
+    if key not in memo:
+        reads = project.self_reads(method)
+        cls = method.parent
+        extra: set = set()
+        for name in reads if isinstance(cls, nodes.ClassDef) else ():
+            getter = property_getter(project, cls, name)
+            if getter is not None and getter is not method:
+                extra |= project.self_reads(getter)
+        memo[key] = reads | extra if extra else reads
+    return memo[key]  # type: ignore[return-value]
+
+
+def _property_getter(project: "Project", cls: nodes.ClassDef, attr: str) -> Optional[nodes.FunctionDef]:
+    for klass in _classes(project, cls):
+        bindings = klass.locals.get(attr)
+        if not bindings:
+            continue
+        for binding in bindings:
+            if isinstance(binding, nodes.FunctionDef) and binding.decorators and any(
+                _decorator_name(project, decorator) in _PROPERTIES for decorator in binding.decorators.nodes
+            ):
+                return binding
+        return None
+    return None
+
+
+def is_instance(project: "Project", cls: Optional[nodes.ClassDef], tested: List[str]) -> Optional[bool]:
+    """Whether an object of `cls` passes `isinstance(obj, tested)` (qualified names): True when
+    its class or a base is one of them, False when the whole hierarchy is in the tree and none is
+    (a class outside the tree may have any base), None when not known."""
+    if cls is None:
+        return None
+    if any(klass.qname() in tested for klass in _classes(project, cls)):
+        return True
+    outside = _outside_bases(project, cls)
+    if any(qname in tested for qname in outside):
+        return True
+    return None if outside else False
+
+
+def record_defaults(project: "Project", cls: nodes.ClassDef) -> Dict[str, Constant]:
+    """The fields of a dataclass (or NamedTuple) of the tree whose default is `None`, `True` or
+    `False`, with that value: what its generated `__init__` assigns when no argument is given."""
+    defaults: Dict[str, Constant] = {}
+    for klass in reversed(list(_classes(project, cls))):
+        for statement in klass.body:
+            if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName):
+                value = statement.value
+                if isinstance(value, nodes.Const) and (value.value is None or isinstance(value.value, bool)):
+                    defaults[statement.target.name] = Constant(value.value)
+                else:
+                    defaults.pop(statement.target.name, None)
+    return defaults
+
+
+# What these functions found, per project, for the modules it enters now (entering more can
+# resolve a base that was unknown): the answers depend on the trees alone, which live as long.
+_MEMOS: "weakref.WeakKeyDictionary[Project, Tuple[Optional[FrozenSet[str]], Dict[tuple, object]]]" = weakref.WeakKeyDictionary()
+
+
+def _memo(project: "Project") -> Dict[tuple, object]:
+    entry = _MEMOS.get(project)
+    if entry is None or entry[0] is not project.entered:
+        entry = (project.entered, {})
+        _MEMOS[project] = entry
+    return entry[1]
+
+
+def _classes(project: "Project", cls: nodes.ClassDef) -> Iterator[nodes.ClassDef]:
+    """`cls` and its bases of the tree, breadth first (close to Python's method resolution order
+    for the single-inheritance hierarchies where it matters)."""
+    pending, seen = [cls], set()
+    while pending and len(seen) < _MAX_BASES:
+        klass = pending.pop(0)
+        if id(klass) in seen:
+            continue
+        seen.add(id(klass))
+        yield klass
+        for base in klass.bases:
+            resolved = project.callable_for_flow(project.qualified_name(base))
+            if isinstance(resolved, nodes.ClassDef):
+                pending.append(resolved)
+
+
+def _outside_bases(project: "Project", cls: nodes.ClassDef) -> Tuple[str, ...]:
+    """The bases of the hierarchy that are not classes of the tree the flows enter, by name."""
+    found = []
+    for klass in _classes(project, cls):
+        for base in klass.bases:
+            qname = project.qualified_name(base)
+            if not isinstance(project.callable_for_flow(qname), nodes.ClassDef) and qname != "builtins.object":
+                found.append(qname or base.as_string())
+    return tuple(found)
+
+
+def _decorator_name(project: "Project", decorator: nodes.NodeNG) -> Optional[str]:
+    if isinstance(decorator, nodes.Name) and decorator.name == "property":
+        return "property"
+    return project.qualified_name(decorator)
