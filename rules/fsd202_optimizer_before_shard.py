@@ -46,7 +46,10 @@ class OptimizerBeforeShard(Rule):
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
     ```
     An optimizer handed to a framework that rebuilds it after sharding
-    (`accelerator.prepare(model, optimizer)`) is not reported.
+    (`accelerator.prepare(model, optimizer)`) is not reported, nor one whose param groups are
+    rebuilt over the sharded parameters after the last `fully_shard` on every run that reaches it
+    (`optimizer.param_groups.clear()` then `add_param_group(...)`, each `group["params"]`
+    replaced), also by the code after the `yield` of a context manager the sharding runs in.
     """
 
     code = "FSD202"
@@ -114,6 +117,28 @@ class OptimizerBeforeShard(Rule):
             model = build()
             optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
             restored = build()             # a second model: sharding it leaves `optimizer` intact
+            """
+        ),
+        Valid(
+            """
+            import torch
+            from contextlib import contextmanager
+            from torch.distributed.fsdp import fully_shard
+
+            @contextmanager
+            def optimizer_follows_sharding(optimizer, model):
+                names = {param: name for name, param in model.named_parameters()}
+                yield
+                sharded = dict(model.named_parameters())
+                for group in optimizer.param_groups:
+                    group["params"] = [sharded[names[p]] for p in group["params"]]
+
+            model = Transformer()
+            optimizer = torch.optim.AdamW(model.parameters())
+            with optimizer_follows_sharding(optimizer, model):   # rebuilt when the block ends
+                for layer in model.layers:
+                    fully_shard(layer)
+                fully_shard(model)
             """
         ),
     ]
