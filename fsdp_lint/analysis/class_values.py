@@ -64,6 +64,22 @@ def self_reads(project: "Project", method: nodes.FunctionDef) -> FrozenSet[str]:
     return memo[key]  # type: ignore[return-value]
 
 
+def returned_attribute(getter: nodes.FunctionDef) -> Optional[Tuple[str, ...]]:
+    """`("state", "device")` for a getter whose body is `return self.state.device`: read where
+    the property is read, without a call."""
+    body = [s for s in getter.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
+    if len(body) != 1 or not isinstance(body[0], nodes.Return) or getter.args.args is None or not getter.args.args:
+        return None
+    chain: List[str] = []
+    expr = body[0].value
+    while isinstance(expr, nodes.Attribute):
+        chain.append(expr.attrname)
+        expr = expr.expr
+    if not chain or not isinstance(expr, nodes.Name) or expr.name != getter.args.args[0].name:
+        return None
+    return tuple(reversed(chain))
+
+
 def _property_getter(project: "Project", cls: nodes.ClassDef, attr: str) -> Optional[nodes.FunctionDef]:
     for klass in _classes(project, cls):
         bindings = klass.locals.get(attr)

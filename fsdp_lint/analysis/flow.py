@@ -225,7 +225,7 @@ class Flow:
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, meta, [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
-            rebuilds=list(self.rebuilds),
+            rebuilds=_latest(self.rebuilds),
         )
         return self._split_at_yield(whole) if self.yields and self._is_context_manager() else whole
 
@@ -241,13 +241,13 @@ class Flow:
             self.key, self.param_roots, self.self_root,
             [e for e in whole.events if later(e.seq, e.path)], [e for e in whole.replacements if later(e.seq, e.path)],
             optimizers=[built.optimizer for built in self.optimizers if later(built.seq, built.path)],
-            deferred=whole.deferred, rebuilds=[r for r in whole.rebuilds if later(r.seq, r.path)],
+            deferred=whole.deferred, rebuilds=_latest([r for r in self.rebuilds if later(r.seq, r.path)]),
         )
         return replace(
             whole, events=[e for e in whole.events if not later(e.seq, e.path)],
             replacements=[e for e in whole.replacements if not later(e.seq, e.path)],
             optimizers=[built.optimizer for built in self.optimizers if not later(built.seq, built.path)],
-            rebuilds=[r for r in whole.rebuilds if not later(r.seq, r.path)],
+            rebuilds=_latest([r for r in self.rebuilds if not later(r.seq, r.path)]),
             returns=either(self.yielded), exit=exit_part,
         )
 
@@ -585,7 +585,7 @@ class Flow:
             self._store(value)
             self._eval(target.slice)
             container = self._eval(target.value)
-            if not (isinstance(target.slice, nodes.Const) and target.slice.value != "params"):
+            if isinstance(target.slice, nodes.Slice) or isinstance(target.slice, nodes.Const) and target.slice.value == "params":
                 # `group["params"] = new`, `optimizer.param_groups[:] = groups`
                 for groups in contained(container, ParamGroups):
                     self._rebuilt(groups.optimizer)
@@ -617,6 +617,8 @@ class Flow:
         optimizer the callee reached through an object whose content neither walk knows
         (`state.optimizers[0]`) is, as far as this walk can tell, one the call was handed: each
         optimizer among its arguments."""
+        if not rebuilds:
+            return
         handed = [o for value in bound.values() for o in contained(value, Optimizer)]
         for rebuild in rebuilds:
             target = self._held(mapper.value(rebuild.target, node))
@@ -992,7 +994,7 @@ class Flow:
         base = self._eval(node.expr)
         return either([self._attribute_of(option, node.attrname, node) for option in options_of(base)])
 
-    def _attribute_of(self, base: Value, attr: str, node: Optional[nodes.Attribute] = None) -> Value:
+    def _attribute_of(self, base: Value, attr: str, node: Optional[nodes.Attribute] = None, depth: int = 0) -> Value:
         if attr == "param_groups" and isinstance(base, (Obj, Optimizer)):
             return ParamGroups(base)
         if isinstance(base, Obj):
@@ -1003,8 +1005,17 @@ class Flow:
                 return BoundMethod(base, "forward")
             cls = self._class_of(base)
             getter = class_values.property_getter(self.project, cls, attr) if node is not None and cls is not None else None
-            if getter is not None and getter is not self.scope:
-                # a property: its getter runs on the object (what it returns, when known)
+            if getter is not None and getter is not self.scope and depth < 4 and any(
+                (base.root, base.attrs + (name,)) in self.attr_env for name in class_values.self_reads(self.project, getter)
+            ):
+                # a property over what the walk knows of the object: its getter runs on it (one
+                # that returns an attribute of `self` is that attribute, read here)
+                chain = class_values.returned_attribute(getter)
+                if chain is not None:
+                    value: Value = base
+                    for name in chain:
+                        value = either([self._attribute_of(o, name, node, depth + 1) for o in options_of(value)])
+                    return value
                 value = self._apply_summary(node, getter, base, [], {})
                 if not isinstance(value, Fresh):
                     return either([self.canonical(o) if isinstance(o, Obj) else o for o in options_of(value)])
@@ -1575,6 +1586,17 @@ def _entered_by_with(call: nodes.NodeNG) -> bool:
         node = node.parent
     parent = node.parent
     return isinstance(parent, (nodes.With, nodes.AsyncWith)) and any(item is node for item, _ in parent.items)
+
+
+def _latest(rebuilds: List[Rebuild]) -> List[Rebuild]:
+    """One rebuild per optimizer, modules and path: the last (a shard before an earlier one is
+    before it too), so that a summary does not carry every rebuild of every pass and callee."""
+    latest: Dict[Tuple[Value, Tuple[Obj, ...], Path], Rebuild] = {}
+    for rebuild in rebuilds:
+        key = (rebuild.target, rebuild.over, rebuild.path)
+        if key not in latest or rebuild.position > latest[key].position:
+            latest[key] = rebuild
+    return list(latest.values())
 
 
 def _reached(attributes: Dict[Root, List[Tuple[AttrPath, Value]]], held: List[Value]) -> List[Tuple[Obj, Value]]:
