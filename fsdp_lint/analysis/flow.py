@@ -225,11 +225,17 @@ class Flow:
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, meta, [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
-            rebuilds=_latest(self.rebuilds),
         )
-        return self._split_at_yield(whole) if self.yields and self._is_context_manager() else whole
+        reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
+        rebuilds = [r for r in self.rebuilds if any(
+            isinstance(o, Optimizer) or isinstance(o, Obj) and (not self.is_local(o.root) or o.root in reachable)
+            for o in options_of(r.target)
+        )]  # of an optimizer the caller can reach
+        if self.yields and self._is_context_manager():
+            return self._split_at_yield(whole, rebuilds)
+        return replace(whole, rebuilds=_latest(rebuilds))
 
-    def _split_at_yield(self, whole: Summary) -> Summary:
+    def _split_at_yield(self, whole: Summary, rebuilds: List[Rebuild]) -> Summary:
         """A `@contextmanager` generator's summary as `with` applies it: what a run does before
         its `yield` at the `with` (with the value it yields as what `as` binds), what it does after
         (`exit`) where the block ends. The rest (attributes, escapes, meta states) is the state the
@@ -241,13 +247,13 @@ class Flow:
             self.key, self.param_roots, self.self_root,
             [e for e in whole.events if later(e.seq, e.path)], [e for e in whole.replacements if later(e.seq, e.path)],
             optimizers=[built.optimizer for built in self.optimizers if later(built.seq, built.path)],
-            deferred=whole.deferred, rebuilds=_latest([r for r in self.rebuilds if later(r.seq, r.path)]),
+            deferred=whole.deferred, rebuilds=_latest([r for r in rebuilds if later(r.seq, r.path)]),
         )
         return replace(
             whole, events=[e for e in whole.events if not later(e.seq, e.path)],
             replacements=[e for e in whole.replacements if not later(e.seq, e.path)],
             optimizers=[built.optimizer for built in self.optimizers if not later(built.seq, built.path)],
-            rebuilds=_latest([r for r in self.rebuilds if not later(r.seq, r.path)]),
+            rebuilds=_latest([r for r in rebuilds if not later(r.seq, r.path)]),
             returns=either(self.yielded), exit=exit_part,
         )
 
