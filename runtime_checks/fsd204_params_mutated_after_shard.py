@@ -16,8 +16,10 @@ def _problem(fsdp_param: Any, baseline: tuple, readopts: bool) -> Tuple[Optional
     ``module.to(...)``/``to_empty`` (``FSDPModule._apply``) make the registered tensor FSDP's
     sharded parameter at once, and a unit's first lazy init does it for whatever is registered
     then. So a replacement is fine when torch adopted it, or will (``readopts``: before the
-    unit's lazy init), and it is the same kind of shard: a DTensor of the same dtype on the
-    unit's device, mesh and placements. Any other replacement is lost at the next all-gather.
+    unit's lazy init), and it is the same kind of shard: a DTensor on the unit's device, mesh and
+    placements, of the same dtype unless the lazy init is still to come (which adopts a cast:
+    ``model.to(torch.float64)`` between ``fully_shard`` and the first forward trains as a float64
+    model does, torch 2.13). Any other replacement is lost at the next all-gather.
     """
     original, dtype, mesh, placements = baseline
     module, name = torch_shims.param_owner(fsdp_param)
@@ -30,7 +32,7 @@ def _problem(fsdp_param: Any, baseline: tuple, readopts: bool) -> Tuple[Optional
         return "replaced by another tensor", registered
     if not torch_shims.is_dtensor(candidate):
         return "replaced by a plain tensor", candidate
-    if candidate.dtype != dtype:
+    if candidate.dtype != dtype and not readopts:
         return f"re-cast from {dtype} to {candidate.dtype}", candidate
     expected = torch_shims.expected_device(fsdp_param)
     if candidate.device.type != "meta" and candidate.device != expected:

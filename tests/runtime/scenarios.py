@@ -233,7 +233,10 @@ def fsd105_still_on_meta(rank: int, tmp: str) -> None:
 
 
 def fsd204_recast(rank: int, tmp: str) -> None:
+    """A cast once the units ran (lazily initialised): torch keeps its fp32 record of each
+    parameter, and the next forward mixes dtypes."""
     model = build()
+    model(batch(rank))
     model.to(torch.float64)  # noqa: FSD204 (intentional violation)
     model(batch(rank).double())
 
@@ -417,6 +420,24 @@ def fsd302_plain_load(rank: int, tmp: str) -> None:
 
 
 # --- correct patterns --------------------------------------------------------------------------
+
+
+def clean_recast_before_first_forward(rank: int, tmp: str) -> List[float]:
+    """A cast between `fully_shard` and the first forward: the lazy init adopts the parameters as
+    they are then, dtype included (torch 2.13), and training matches an unsharded model cast the
+    same way."""
+    model, reference = build(), build(shard=False)
+    model.to(torch.float64)  # noqa: FSD204 (re-adopted before the first forward)
+    reference.to(torch.float64)
+    for net in (model, reference):
+        optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+        for step in range(2):
+            net(batch(0, step).double()).pow(2).mean().backward()  # the same batch on both ranks
+            optimizer.step()
+            optimizer.zero_grad()
+    for sharded, plain in zip(model.parameters(), reference.parameters()):
+        assert sharded.dtype == torch.float64 and torch.allclose(sharded.full_tensor(), plain), "the cast was not adopted"
+    return []
 
 
 def clean_training(rank: int, tmp: str) -> List[float]:

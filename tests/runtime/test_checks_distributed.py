@@ -30,7 +30,7 @@ VIOLATIONS = {
     "fsd301_save": ("FSD301", None),
     "fsd105_to_empty_without_init": ("FSD105", None),
     "fsd105_still_on_meta": ("FSD105", "should be materialized from meta device"),
-    "fsd204_recast": ("FSD204", None),
+    "fsd204_recast": ("FSD204", "Expected out tensor to have dtype double"),
     "fsd204_replaced": ("FSD204", None),
     "fsd203_summon_full_params": ("FSD203", None),
     "fsd203_clip_grad_norm": ("FSD203", "_is_root"),
@@ -55,7 +55,7 @@ CLEAN = ["clean_training", "clean_mixed_precision", "clean_checkpointing", "clea
          "clean_threads", "clean_compile_root", "clean_tied", "clean_parameterless_root",
          "clean_full_state_dict_load", "clean_sharding_order", "clean_head_outside_forward",
          "clean_collectives_on_every_rank", "clean_resume_with_assign", "clean_resume_with_broadcast",
-         "clean_per_rank_checkpoint"]
+         "clean_per_rank_checkpoint", "clean_recast_before_first_forward"]
 # Scenarios about compiling or about a model without blocks: the block variants do not apply.
 PLAIN_ONLY = {"clean_compile", "clean_compile_root", "fsd102_child_after_parent", "fsd101_root_only"}
 WRAPPED = [variant for variant in scenarios.VARIANTS if variant != "plain"]
