@@ -310,11 +310,14 @@ class Flow:
         return max((state for at, stepped, state in self.meta_steps if stepped == root and (at.seq >= 0 or not own)), default=least)
 
     def _advance(self, obj: Obj, state: MetaState) -> None:
-        """`obj`'s object may reach `state` here. Recorded for objects on the meta device and for
-        parameters (the caller may know that they are)."""
-        root = self.canonical(obj).root
-        if root in self.meta_roots or root in self.param_roots.values() or root == self.self_root:
-            self.meta_steps.append((Point(self._tick(), self.path), root, state))
+        """`obj`'s object may reach `state` here, and so may the objects that hold it
+        (`model.inp.reset_parameters()` initialises part of `model`: the model's state is the
+        furthest any part of it may have got). Recorded for objects on the meta
+        device and for parameters (the caller may know that they are)."""
+        at = Point(self._tick(), self.path)
+        for root in dict.fromkeys([self.canonical(obj).root] + [name.root for name in self.names_of(obj)]):
+            if root in self.meta_roots or root in self.param_roots.values() or root == self.self_root:
+                self.meta_steps.append((at, root, state))
 
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root

@@ -539,3 +539,47 @@ def test_a_property_is_read_through_its_getter():
         """,
     }
     assert _lint(files) == [("train.py", 10, "FSD201")]
+
+
+def test_initialising_every_part_of_a_meta_model_initialises_it():
+    """`to_empty` then `reset_parameters()` on each part (the model's own leaves and each block's)
+    is an initialised model: the model is as far from the meta device as any part of it may be.
+    Without the part initialisation the forward in `train` reads uninitialised memory."""
+    files = {
+        "model.py": """
+        from torch import nn
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc1 = nn.Linear(8, 8)
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inp = nn.Linear(8, 8)
+                self.layers = nn.ModuleList([Block(), Block()])
+        """,
+        "train.py": SHARD + """
+        import torch
+        from model import Model
+
+        def train(model, batch):
+            return model(batch).sum()
+
+        def main(batch):
+            with torch.device("meta"):
+                model = Model()
+            for block in model.layers:
+                fully_shard(block)
+            fully_shard(model)
+            model.to_empty(device="cuda")
+            model.inp.reset_parameters()
+            for block in model.layers:
+                block.fc1.reset_parameters()
+            train(model, batch)
+        """,
+    }
+    assert _lint(files) == []
+    forgotten = dict(files, **{"train.py": files["train.py"].replace("model.inp.reset_parameters()", "pass").replace("block.fc1.reset_parameters()", "pass")})
+    assert _lint(forgotten) == [("train.py", 7, "FSD105")]
