@@ -54,7 +54,7 @@ class OptimizerBeforeShard(Rule):
 
     code = "FSD202"
     name = "optimizer-before-shard"
-    message = "optimizer `{cls}` is built over `{owner}`'s parameters before `fully_shard` (line {line}) replaces them; it will train nothing"
+    message = "optimizer `{cls}` is built over `{owner}`'s parameters before {replaced}; it will train nothing"
     help = "build the optimizer after every fully_shard call"
     OPTIONS = [
         Option(
@@ -216,7 +216,9 @@ class OptimizerBeforeShard(Rule):
                 owner = next((o for o in optimizer.over if flow.contains(o, event.target, at=event.seq) or flow.contains(event.target, o, at=event.seq)), None)
                 if owner is not None:
                     reported.add(id(optimizer.node))
-                    fields = {"cls": optimizer.cls_name, "owner": owner.display, "line": event.node.lineno}
+                    line = event.node.lineno
+                    replaced = f"line {line} replaces them with new parameters" if event in flow.replacements else f"`fully_shard` (line {line}) replaces them"
+                    fields = {"cls": optimizer.cls_name, "owner": owner.display, "replaced": replaced}
                     self.report(optimizer.node, self.message.format(**fields))
                     break
 

@@ -583,3 +583,21 @@ def test_initialising_every_part_of_a_meta_model_initialises_it():
     assert _lint(files) == []
     forgotten = dict(files, **{"train.py": files["train.py"].replace("model.inp.reset_parameters()", "pass").replace("block.fc1.reset_parameters()", "pass")})
     assert _lint(forgotten) == [("train.py", 7, "FSD105")]
+
+
+def test_a_parameter_replaced_after_the_optimizer_is_named_as_such():
+    """FSD202 for new parameters says what replaced them, not `fully_shard`."""
+    files = {"train.py": SHARD + """
+    import torch
+    from torch import nn
+
+    def main():
+        model = Net()
+        fully_shard(model)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        model.fc.weight = nn.Parameter(torch.zeros(8, 8))
+        optimizer.step()
+    """}
+    result = lint_sources({path: _source(text) for path, text in files.items()}, LintOptions())
+    [finding] = [v for v in result.violations if v.code == "FSD202"]
+    assert "before line 10 replaces them with new parameters" in finding.message, finding.message
