@@ -243,7 +243,7 @@ def fsd204_recast(rank: int, tmp: str) -> None:
 
 def fsd204_replaced(rank: int, tmp: str) -> None:
     model = build()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)  # noqa: FSD202 (intentional: the parameter replaced below)
     train(model, optimizer, rank, steps=1)
     model.layers[1].fc1.weight = nn.Parameter(torch.zeros(DIM, DIM))  # noqa: FSD204 (intentional violation)
     model(batch(rank))
@@ -279,7 +279,7 @@ def fsd203_state_dict_type(rank: int, tmp: str) -> None:
 def fsd103_blocks_only(rank: int, tmp: str) -> List[float]:
     model = build(shard=False)
     for block in model.layers:
-        fully_shard(block)
+        fully_shard(block)  # noqa: FSD103 (intentional violation)
     return train(model, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=1)
 
 
