@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Tup
 
 from astroid import nodes
 
+from fsdp_lint.analysis.paths import name_chain
 from fsdp_lint.analysis.values import Constant
 
 if TYPE_CHECKING:
@@ -70,14 +71,10 @@ def returned_attribute(getter: nodes.FunctionDef) -> Optional[Tuple[str, ...]]:
     body = [s for s in getter.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
     if len(body) != 1 or not isinstance(body[0], nodes.Return) or getter.args.args is None or not getter.args.args:
         return None
-    chain: List[str] = []
-    expr = body[0].value
-    while isinstance(expr, nodes.Attribute):
-        chain.append(expr.attrname)
-        expr = expr.expr
-    if not chain or not isinstance(expr, nodes.Name) or expr.name != getter.args.args[0].name:
+    chain = name_chain(body[0].value) if body[0].value is not None else None
+    if chain is None or len(chain) < 2 or chain[0] != getter.args.args[0].name:
         return None
-    return tuple(reversed(chain))
+    return chain[1:]
 
 
 def _property_getter(project: "Project", cls: nodes.ClassDef, attr: str) -> Optional[nodes.FunctionDef]:

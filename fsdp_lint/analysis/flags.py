@@ -15,6 +15,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple, TypeVa
 from astroid import nodes
 
 from fsdp_lint.analysis.context import AttrPath
+from fsdp_lint.analysis.paths import name_chain
 
 Guard = Tuple[AttrPath, bool]  # an attribute path from `self`, and the truth value it must have
 T = TypeVar("T")
@@ -42,13 +43,8 @@ def test_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG]
 
 def self_path(expr: nodes.NodeNG) -> Optional[AttrPath]:
     """`self.a.b` -> ("a", "b"), for attribute chains on the method's `self`."""
-    attrs: List[str] = []
-    while isinstance(expr, (nodes.Attribute, nodes.AssignAttr)):
-        attrs.append(expr.attrname)
-        expr = expr.expr
-    if isinstance(expr, nodes.Name) and expr.name == "self" and attrs:
-        return tuple(reversed(attrs))
-    return None
+    chain = name_chain(expr)
+    return chain[1:] if chain is not None and chain[0] == "self" and len(chain) > 1 else None
 
 
 class ClassFlags:

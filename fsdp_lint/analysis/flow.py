@@ -695,10 +695,10 @@ class Flow:
         """The attribute of an object that a test reads (`model.tie`, `self.mesh`), by
         its path from the object, not by the value it holds: the same attribute is the same flag
         in every function the object reaches."""
-        chain = paths.attribute_chain(expr)
-        if chain is None or "." not in chain:
+        chain = paths.name_chain(expr)
+        if chain is None or len(chain) < 2:
             return None
-        base, *attrs = chain.split(".")
+        base, *attrs = chain
         owner = self.env.get(base)
         return Obj(owner.root, owner.attrs + tuple(attrs)) if isinstance(owner, Obj) else None
 

@@ -142,8 +142,8 @@ def _chains(expr: nodes.NodeNG):
         yield from _chains(child)
 
 
-def attribute_chain(expr: nodes.NodeNG) -> Optional[str]:
-    """`self.a.b` as text when it is a plain chain of names, else None."""
+def name_chain(expr: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
+    """`self.a.b` -> ("self", "a", "b") when it is a plain chain of names, else None."""
     parts = []
     while isinstance(expr, (nodes.Attribute, nodes.AssignAttr)):
         parts.append(expr.attrname)
@@ -151,4 +151,10 @@ def attribute_chain(expr: nodes.NodeNG) -> Optional[str]:
     if not isinstance(expr, (nodes.Name, nodes.AssignName)):
         return None
     parts.append(expr.name)
-    return ".".join(reversed(parts))
+    return tuple(reversed(parts))
+
+
+def attribute_chain(expr: nodes.NodeNG) -> Optional[str]:
+    """`self.a.b` as text when it is a plain chain of names, else None."""
+    chain = name_chain(expr)
+    return ".".join(chain) if chain is not None else None
