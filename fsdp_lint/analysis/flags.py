@@ -15,7 +15,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple, TypeVa
 from astroid import nodes
 
 from fsdp_lint.analysis.context import AttrPath
-from fsdp_lint.analysis.paths import name_chain
+from fsdp_lint.analysis.paths import name_chain, none_test
 
 Guard = Tuple[AttrPath, bool]  # an attribute path from `self`, and the truth value it must have
 T = TypeVar("T")
@@ -28,11 +28,10 @@ def test_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG]
     and `x is not None` "x is true": the attributes tested so hold an object or None."""
     while isinstance(test, nodes.UnaryOp) and test.op == "not":
         test, taken = test.operand, not taken
-    if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in ("is", "is not"):
-        right = test.ops[0][1]
-        if not (isinstance(right, nodes.Const) and right.value is None):
-            return []
-        return test_flags(test.left, taken == (test.ops[0][0] == "is not"), subject)
+    tested = none_test(test)
+    if tested is not None:
+        subject_expr, is_none = tested
+        return test_flags(subject_expr, taken != is_none, subject)
     if isinstance(test, nodes.BoolOp):
         if (test.op == "and") != taken:
             return []

@@ -915,12 +915,11 @@ class Flow:
             return Constant(not operand.value) if isinstance(operand, Constant) else UNKNOWN
         if isinstance(node, nodes.BoolOp):
             return _bool_op(node.op, [self._eval(value) for value in node.values])
-        if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0][0] in ("is", "is not"):
-            left, right = self._eval(node.left), self._eval(node.ops[0][1])
-            if isinstance(right, Constant) and right.value is None:
-                none = self._is_none(left)
-                return UNKNOWN if none is None else Constant(none == (node.ops[0][0] == "is"))
-            return UNKNOWN
+        tested = paths.none_test(node)
+        if tested is not None:
+            subject, is_none = tested
+            none = self._is_none(self._eval(subject))
+            return UNKNOWN if none is None else Constant(none == is_none)
         if isinstance(node, nodes.Lambda):
             return UNKNOWN
         if isinstance(node, nodes.Await):

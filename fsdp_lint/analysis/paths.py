@@ -142,6 +142,15 @@ def _chains(expr: nodes.NodeNG):
         yield from _chains(child)
 
 
+def none_test(test: nodes.NodeNG) -> Optional[Tuple[nodes.NodeNG, bool]]:
+    """`x is None` -> (x, True), `x is not None` -> (x, False); other tests: None."""
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in ("is", "is not"):
+        right = test.ops[0][1]
+        if isinstance(right, nodes.Const) and right.value is None:
+            return test.left, test.ops[0][0] == "is"
+    return None
+
+
 def name_chain(expr: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
     """`self.a.b` -> ("self", "a", "b") when it is a plain chain of names, else None."""
     parts = []
