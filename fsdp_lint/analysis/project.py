@@ -104,7 +104,6 @@ class Project:
         self._this_round: Dict[Tuple[str, Context], Summary] = {}
         self.called: Set[str] = set()  # functions some walk of the tree called (the rest are entry points)
         self._walks: Dict[Tuple[str, Context], Tuple[FrozenSet[str], FrozenSet[str]]] = {}  # (deferred, calls) by walk
-        self._module_walks: Set[Tuple[str, Context]] = set()
         self._module_events: Dict[str, List[ShardEvent]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
@@ -186,7 +185,6 @@ class Project:
         walk = (flow.key, flow.context)
         if flow.scope is flow.scope.root():
             self._module_events[flow.key] = own
-            self._module_walks.add(walk)
         for event in own:
             targets = self._root_events.setdefault(event.target.root, [])
             if event.target not in targets:
@@ -204,11 +202,11 @@ class Project:
         assert self.entered is not None and entered >= self.entered
         new = entered - self.entered
         self.entered = entered
-        stale = {walk for walk, (deferred, _) in self._walks.items() if deferred & new} | self._module_walks
+        # a top level's key is its module's name (`scope_key`): walked again every round
+        stale = {walk for walk, (deferred, _) in self._walks.items() if deferred & new or ":" not in walk[0]}
         for walk in stale:
             self._walks.pop(walk, None)
             self._summaries.pop(walk, None)
-        self._module_walks.clear()
         self._this_round.clear()
         self._entry_contexts.clear()
         self.called = set().union(*(calls for _, calls in self._walks.values()))
