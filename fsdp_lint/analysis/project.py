@@ -11,6 +11,7 @@ from astroid import nodes
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
+from fsdp_lint.analysis.call_graph import unreached_cycles
 from fsdp_lint.analysis.flags import AttrPath, ClassFlags, Guard, self_path
 from fsdp_lint.analysis.imported_code import ImportedCode
 from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
@@ -104,6 +105,7 @@ class Project:
         self._this_round: Dict[Tuple[str, Context], Summary] = {}
         self.called: Set[str] = set()  # functions some walk of the tree called (the rest are entry points)
         self._walks: Dict[Tuple[str, Context], Tuple[FrozenSet[str], FrozenSet[str]]] = {}  # (deferred, calls) by walk
+        self._cycles: Optional[FrozenSet[str]] = None  # `unreached_cycles` of the walks so far
         self._module_events: Dict[str, List[ShardEvent]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
@@ -191,6 +193,7 @@ class Project:
                 targets.append(event.target)
         self._walks[walk] = (frozenset(flow.deferred), frozenset(flow.calls))
         self.called |= flow.calls
+        self._cycles = None
 
     def enter(self, entered: FrozenSet[str]) -> None:
         """Enter more modules for the next round of the facts. A walk stays valid unless it
@@ -210,12 +213,24 @@ class Project:
         self._this_round.clear()
         self._entry_contexts.clear()
         self.called = set().union(*(calls for _, calls in self._walks.values()))
+        self._cycles = None
         self._contexts.clear()  # `widen` counts afresh, as in a first round
 
     def is_entry(self, func: nodes.FunctionDef) -> bool:
-        """Whether no walk of the tree calls `func`: it is analysed on its own, in the context
-        an unknown caller gives it (`entry_context`)."""
-        return scope_key(func) not in self.called
+        """Whether `func` is analysed on its own, in the context an unknown caller gives it
+        (`entry_context`): no walk of the tree calls it, or only functions it calls itself do
+        and nothing else reaches them (functions that call each other, which no code of the tree
+        calls, are entered from each of them)."""
+        key = scope_key(func)
+        return key not in self.called or key in self._cycle_entries()
+
+    def _cycle_entries(self) -> FrozenSet[str]:
+        if self._cycles is None:
+            graph: Dict[str, Set[str]] = {}
+            for (caller, _), (_, calls) in self._walks.items():
+                graph.setdefault(caller, set()).update(calls)
+            self._cycles = unreached_cycles(graph)
+        return self._cycles
 
     def entry_context(self, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
         """The context of a call from outside the tree: nothing known of the parameters, the

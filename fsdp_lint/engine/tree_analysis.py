@@ -303,17 +303,22 @@ class _State:
 
 def _collect_facts(project: Project, files: Sequence[ParsedFile], findings: Findings) -> None:
     """Walk the top level of every file first (its globals are what a function called from
-    outside sees), then every function in the context an unknown caller gives it, then each
-    class a framework drives as it drives it. Summaries are memoised by context, so the order of
-    this walk changes no fact; the rule pass walks again only what these walks parsed."""
+    outside sees), then every function the top levels do not reach, in the context an unknown
+    caller gives it (a function they reach is analysed in the contexts of its calls only: no
+    unknown caller is left to imagine), then each class a framework drives as it drives it.
+    Summaries are memoised by context and the functions left out are decided before any of
+    them is walked, so the order of this walk changes no fact; the rule pass walks again only
+    what these walks parsed."""
     broken: Set[str] = set()
     for file in files:
         _walk_guarded(file, findings, broken, lambda: project.record(Flow(project, file.tree).run()), file.tree)
+    reached = frozenset(project.called)
     for file in files:
         for scope in file.scopes[1:]:
             if file.display in broken:
                 break
-            _walk_guarded(file, findings, broken, lambda: project.summary(scope, *project.entry_context(scope)), scope)
+            if scope_key(scope) not in reached:
+                _walk_guarded(file, findings, broken, lambda: project.summary(scope, *project.entry_context(scope)), scope)
         for cls in file.tree.nodes_of_class(nodes.ClassDef):
             _walk_guarded(file, findings, broken, lambda: project.lifecycle(cls) and Flow(project, cls).run(), cls)
 

@@ -601,3 +601,37 @@ def test_a_parameter_replaced_after_the_optimizer_is_named_as_such():
     result = lint_sources({path: _source(text) for path, text in files.items()}, LintOptions())
     [finding] = [v for v in result.violations if v.code == "FSD202"]
     assert "before line 10 replaces them with new parameters" in finding.message, finding.message
+
+
+def test_functions_that_call_each_other_and_nothing_else_calls_are_entry_points():
+    """Two functions that call each other, which no code of the tree calls, are each analysed
+    in the context of an unknown caller: the violation inside them is found (once, also when a
+    caller in the tree makes them ordinary callees), and their clean look-alike is silent."""
+    mutual = SHARD + """
+    import torch
+
+    def shard_all(module, depth):
+        optimizer = torch.optim.AdamW(module.parameters())
+        fully_shard(module)
+        if depth > 0:
+            again(module, depth - 1)
+        return optimizer
+
+    def again(module, depth):
+        return shard_all(module, depth)
+    """
+    assert _lint({"shard.py": mutual}) == [("shard.py", 6, "FSD202")]
+    assert _lint({"shard.py": mutual, "train.py": "from shard import shard_all\nshard_all(Model(), 2)\n"}) == [("shard.py", 6, "FSD202")]
+    clean = SHARD + """
+    import torch
+
+    def shard_all(module, depth):
+        if depth > 0:
+            return again(module, depth - 1)
+        fully_shard(module)
+        return torch.optim.AdamW(module.parameters())
+
+    def again(module, depth):
+        return shard_all(module, depth)
+    """
+    assert _lint({"shard.py": clean}) == []
