@@ -683,13 +683,19 @@ class Project:
 
 def scopes_of(module: nodes.Module) -> Iterator[nodes.NodeNG]:
     """The module's top level, then every function and method (nested ones too), in the order of
-    `nodes_of_class`. A `def` is a statement, so only statements (and the `except`/`case` clauses
-    that hold them) are walked, not the expressions that make up most of a tree."""
+    `nodes_of_class`."""
     yield module
+    yield from defined_in(module, nodes.FunctionDef)
+
+
+def defined_in(module: nodes.Module, kind: type) -> Iterator[nodes.NodeNG]:
+    """Every `def` or `class` statement of `kind` in the module, nested ones too, in the order of
+    `nodes_of_class`. A definition is a statement, so only statements (and the `except`/`case`
+    clauses that hold them) are walked, not the expressions that make up most of a tree."""
     pending = list(reversed(list(module.get_children())))
     while pending:
         node = pending.pop()
-        if isinstance(node, nodes.FunctionDef):
+        if isinstance(node, kind):
             yield node
         pending.extend(
             child for child in reversed(list(node.get_children()))

@@ -18,7 +18,7 @@ from astroid.manager import AstroidManager
 from astroid.raw_building import InspectBuilder
 from astroid.rebuilder import TreeRebuilder
 
-from fsdp_lint.analysis.project import scopes_of
+from fsdp_lint.analysis.project import defined_in, scopes_of
 from fsdp_lint.engine import newer_syntax
 from fsdp_lint.tool_codes import NeedsNewerPython, UnanalysableFile
 from fsdp_lint.violation import Violation
@@ -212,4 +212,9 @@ class ParsedFile:
         """The scopes the analysis walks, found once: every round of the facts and the rule pass
         walk them all again."""
         return tuple(scopes_of(self.tree))
+
+    @functools.cached_property
+    def classes(self) -> Tuple[nodes.ClassDef, ...]:
+        """The classes of the file, nested ones too, found once, for the same reason."""
+        return tuple(defined_in(self.tree, nodes.ClassDef))
 

@@ -319,7 +319,7 @@ def _collect_facts(project: Project, files: Sequence[ParsedFile], findings: Find
                 break
             if scope_key(scope) not in reached:
                 _walk_guarded(file, findings, broken, lambda: project.summary(scope, *project.entry_context(scope)), scope)
-        for cls in file.tree.nodes_of_class(nodes.ClassDef):
+        for cls in file.classes:
             _walk_guarded(file, findings, broken, lambda: project.lifecycle(cls) and Flow(project, cls).run(), cls)
 
 
@@ -399,7 +399,7 @@ class _RuleRunner(CallListener):
                 self._walk(scope, None, {}, ())
             while self.pending:
                 self._walk(*self.pending.pop(0))
-        for cls in file.tree.nodes_of_class(nodes.ClassDef):
+        for cls in file.classes:
             self._walk(cls, None, {}, ())  # walked only if a framework drives it in a documented order
             while self.pending:
                 self._walk(*self.pending.pop(0))
