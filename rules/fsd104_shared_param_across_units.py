@@ -159,7 +159,7 @@ class SharedParamAcrossUnits(Rule):
             if unit_a is None or unit_b is None or unit_a.node is unit_b.node or not paths.compatible(unit_a.path, unit_b.path):
                 continue
             both = unit_a.path | unit_b.path
-            if not paths.compatible(tied_on, both) or any(flow.flag_value(both, Obj(root, flag)) is (not value) for flag, value in guards):
+            if not paths.compatible(tied_on, both) or any(flow.flag_value(both, Obj(root, flag), test) is (not value) for flag, test, value in guards):
                 continue  # the two units are made only where the flag that ties them is off
             later = unit_a if unit_a.seq > unit_b.seq else unit_b
             if id(later.node) in reported:

@@ -5,7 +5,6 @@ from typing import Optional, Tuple
 
 from astroid import nodes
 
-from fsdp_lint.analysis.conditions import fsdp_version_branch
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 from fsdp_lint.violation import Edit, Fix
@@ -40,8 +39,11 @@ class Fsdp1Api(Rule):
     `FSDP.summon_full_params(model)`, `FSDP.state_dict_type(model, ...)`,
     `FSDP.optim_state_dict(model, ...)` and `model._handle`. `ShardedGradScaler` is not reported:
     in torch 2.13 it works with FSDP2 as `torch.amp.GradScaler` does (both skip the step on every
-    rank when one rank's shard of a gradient overflows; `tests/runtime/test_grad_scalers.py`). Code under a test that tells FSDP1 from FSDP2 (`isinstance(m, FSDP)`,
-    `fsdp_version(m) == 1`, `self.is_fsdp2`, `hasattr(m, "no_sync")`) is not reported.
+    rank when one rank's shard of a gradient overflows; `tests/runtime/test_grad_scalers.py`).
+    Only a path on which the module holds FSDP2 shards counts: code that wraps a model with
+    FSDP1 on one arm of `if cfg.fsdp_version == 1:` and shards it with `fully_shard` on the other
+    may call FSDP1 API under the same test, here or in a function it passes `cfg` to (a test of
+    the same attribute takes the same arm; `if cfg.fsdp_version:` is taken by version 2 too).
 
     `--fix` rewrites a simple `with model.no_sync():` block into
     `model.set_requires_gradient_sync(False)` and a `try:` around the block's body whose `finally:`
@@ -87,21 +89,22 @@ class Fsdp1Api(Rule):
             import torch
             from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, fully_shard
 
-            def step(model, fsdp_version, loss):
+            def wrap(model, cfg):
+                if cfg.fsdp_version == 1:
+                    return FSDP(model)
                 fully_shard(model)
-                if fsdp_version == 1:
+                return model
+
+            def step(model, cfg, loss):
+                model = wrap(model, cfg)
+                if cfg.fsdp_version == 1:    # the arm on which `wrap` used FSDP1
                     with model.no_sync():
                         loss.backward()
                     model.clip_grad_norm_(1.0)
                 else:
                     model.set_requires_gradient_sync(False)
+                    loss.backward()
                     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                if isinstance(model, FSDP):
-                    with FSDP.summon_full_params(model):
-                        pass
-                if not hasattr(model, "no_sync"):
-                    return
-                model.no_sync()
 
             ddp = DistributedDataParallel(net)
             with ddp.no_sync():       # a DDP module: its own no_sync
@@ -187,7 +190,7 @@ class Fsdp1Api(Rule):
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         found = _fsdp1_call(node, flow)
-        if found is None or fsdp_version_branch(flow):
+        if found is None:
             return
         what, target, fix = found
         self.report(node, self.message.format(what=what, target=target), help=fix, fix=_no_sync_rewrite(node))

@@ -1,9 +1,9 @@
-"""What the enclosing `if` tests of a point say about who runs it: only some ranks (`if rank == 0:`),
-or only an FSDP1 code path (`if isinstance(m, FullyShardedDataParallel):`).
+"""What the enclosing `if` tests of a point say about who runs it: only some ranks (`if rank == 0:`).
 
-Both are read from `Flow.conditions` (the tests of the `if`/`while` statements around the current
+Read from `Flow.conditions` (the tests of the `if`/`while` statements around the current
 statement) and from the decorators of the function being walked (`@rank_zero_only`), so rules ask
-one question instead of re-walking the tree.
+one question instead of re-walking the tree. Which FSDP version a path runs is no text of its
+tests: the outcomes of tests of flags fix it (`fsdp_lint.analysis.flags`).
 """
 
 from __future__ import annotations
@@ -38,8 +38,6 @@ RANK_WORDS = ("rank", "main", "master", "process_index", "global_zero", "local_z
 # `local_rank == -1` / `rank is None` mean "not distributed": every process takes the branch.
 _NOT_DISTRIBUTED_SENTINELS = (-1, None)
 _MAX_DEPTH = 4
-
-_FSDP1_NAMES = re.compile(r"(FullyShardedDataParallel|^FSDP1?$|fsdp_version|is_fsdp2|is_fsdp1|use_fsdp2|fsdp2|fsdp1|_fsdp_wrapped_module)", re.I)
 
 
 def rank_test(expr: nodes.NodeNG, taken: bool = True, depth: int = 0) -> bool:
@@ -130,30 +128,6 @@ def rank_only_branch(flow: "Flow") -> Optional[nodes.NodeNG]:
             if name in _RANK_ZERO_DECORATORS:
                 return decorator
     return None
-
-
-def fsdp_version_branch(flow: "Flow") -> bool:
-    """Whether an enclosing test tells FSDP1 and FSDP2 apart (`isinstance(m, FSDP)`,
-    `fsdp_version(m) == 1`, `self.is_fsdp2`) or feature-detects the receiver (`hasattr(m, "no_sync")`):
-    code under it is written for whichever version that branch selects."""
-    for test, _ in flow.conditions:
-        for node in _walk(test):
-            if isinstance(node, nodes.Name) and _FSDP1_NAMES.search(node.name):
-                return True
-            if isinstance(node, nodes.Attribute) and _FSDP1_NAMES.search(node.attrname):
-                return True
-            if isinstance(node, nodes.Const) and isinstance(node.value, str) and node.value.lower() in ("fsdp", "fsdp1", "fsdp2"):
-                return True
-            if isinstance(node, nodes.Call) and getattr(node.func, "name", None) == "hasattr":
-                return True
-    return False
-
-
-def _walk(expr: nodes.NodeNG):
-    yield expr
-    for child in expr.get_children():
-        yield from _walk(child)
-
 
 
 # What `Flow.conditions` are made of, for the stdlib-syntax screen below (more is harmless).

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from astroid import nodes
 
-from fsdp_lint.analysis.paths import EMPTY, Path
+from fsdp_lint.analysis.paths import EMPTY, Path, Test
 from fsdp_lint.analysis.values import (
     UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Unknown, Value, either,
 )
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from fsdp_lint.analysis.project import Project
 
 AttrPath = Tuple[str, ...]
-FlagConditions = FrozenSet[Tuple[str, AttrPath, bool]]  # (parameter name, attribute path, value)
+FlagConditions = FrozenSet[Tuple[str, AttrPath, Test, bool]]  # (parameter name, attribute path, test, outcome)
 ABOVE: AttrPath = ("..",)  # in `ObjectFacts.sharded`: a module that contains the object is sharded
 
 
@@ -64,17 +64,20 @@ class ObjectFacts:
     meta: MetaState = MetaState.NONE
     attrs: Tuple[Tuple[AttrPath, Value], ...] = ()
     # the flags every run that sharded a path fixed, as attributes of the callee's parameters:
-    # `(("model",), {("self", ("world_mesh",), True)})` (`fsdp_lint.analysis.flags`)
+    # `(("model",), {("self", ("world_mesh",), (), True)})` (`fsdp_lint.analysis.flags`)
     conditions: Tuple[Tuple[AttrPath, "FlagConditions"], ...] = ()
 
 
 @dataclass(frozen=True)
 class Context:
     """The calling context of one analysis of a function: facts per parameter name (only those
-    bound to objects), and the sharded paths of module globals at the call."""
+    bound to objects), and the sharded paths of module globals and of the caller's objects that
+    other values refer to (an `Either` of modules) at the call, with the flags every run that
+    sharded one fixed, as for `ObjectFacts.conditions`."""
 
     params: Tuple[Tuple[str, ObjectFacts], ...] = ()
     globals: FrozenSet[Tuple[Root, AttrPath]] = frozenset()
+    conditions: Tuple[Tuple[Tuple[Root, AttrPath], "FlagConditions"], ...] = ()
 
     def of(self, name: str) -> Optional[ObjectFacts]:
         return next((facts for param, facts in self.params if param == name), None)

@@ -4,7 +4,8 @@ branches in several of its methods and in the functions it is passed to.
 The branch atoms of `fsdp_lint.analysis.paths` are texts of one function, so `if
 self.tie_word_embeddings:` in `__init__` and `if not model.tie_word_embeddings:` in a sharding
 helper are unrelated atoms. Here a branch outcome is read as the values it fixes for attributes
-of objects (`Flow.flag_value`), and what a class does under a flag records that flag as a guard
+of objects (`Flow.flag_value`): their truth values, and their equality with constants
+(`cfg.fsdp_version == 1`); and what a class does under a flag records that flag as a guard
 (`Project.class_facts`), so the two meet on the object whatever the tests' texts.
 """
 
@@ -15,17 +16,21 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple, TypeVa
 from astroid import nodes
 
 from fsdp_lint.analysis.context import AttrPath
-from fsdp_lint.analysis.paths import name_chain, none_test
+from fsdp_lint.analysis.paths import TRUTH, Test, name_chain, none_test
 
-Guard = Tuple[AttrPath, bool]  # an attribute path from `self`, and the truth value it must have
+Guard = Tuple[AttrPath, Test, bool]  # an attribute path from `self`, a test of it, and its outcome
 T = TypeVar("T")
 
+_EQUALITY = {"==": True, "is": True, "!=": False, "is not": False, "in": True, "not in": False}
 
-def test_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG], Optional[T]]) -> List[Tuple[T, bool]]:
-    """The truth values that taking the `taken` arm of `test` fixes: `subject(expr)` says what an
-    operand tests (None: nothing this module tracks). `not` flips; `a and b` taken fixes both,
-    `a or b` not taken fixes both, the other outcomes fix neither. `x is None` is "x is false"
-    and `x is not None` "x is true": the attributes tested so hold an object or None."""
+
+def test_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG], Optional[T]]) -> List[Tuple[T, Test, bool]]:
+    """The outcomes of tests of attributes that taking the `taken` arm of `test` fixes:
+    `subject(expr)` says what an operand tests (None: nothing this module tracks). `not` flips;
+    `a and b` taken fixes both, `a or b` not taken fixes both, the other outcomes fix neither.
+    `x is None` is "x is false" and `x is not None` "x is true": the attributes tested so hold an
+    object or None. A comparison with constants is an equality test (`x == 1`, `x != 1`,
+    `x in (1, 2)` not taken: not 1 and not 2; taken, its truth value where the constants agree)."""
     while isinstance(test, nodes.UnaryOp) and test.op == "not":
         test, taken = test.operand, not taken
     tested = none_test(test)
@@ -36,8 +41,39 @@ def test_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG]
         if (test.op == "and") != taken:
             return []
         return [flag for operand in test.values for flag in test_flags(operand, taken, subject)]
+    compared = _compared(test)
+    if compared is not None:
+        expr, constants, equal = compared
+        found = subject(expr)
+        if found is None:
+            return []
+        if taken != equal:  # it equals none of them
+            return [(found, (constant,), False) for constant in constants]
+        if len(constants) == 1:
+            return [(found, (constants[0],), True)]
+        truths = {bool(constant) for constant in constants}
+        return [(found, TRUTH, truths.pop())] if len(truths) == 1 else []
     found = subject(test)
-    return [(found, taken)] if found is not None else []
+    return [(found, TRUTH, taken)] if found is not None else []
+
+
+def _compared(test: nodes.NodeNG) -> Optional[Tuple[nodes.NodeNG, Tuple[object, ...], bool]]:
+    """`x == 1` -> (x, (1,), True), `x not in (1, 2)` -> (x, (1, 2), False), also with the
+    constant first (`1 == x`); None for other tests."""
+    if not isinstance(test, nodes.Compare) or len(test.ops) != 1 or test.ops[0][0] not in _EQUALITY:
+        return None
+    op, right = test.ops[0]
+    left = test.left
+    if op in ("in", "not in"):
+        items = right.elts if isinstance(right, (nodes.Tuple, nodes.List, nodes.Set)) else None
+        if not items or not all(isinstance(item, nodes.Const) for item in items):
+            return None
+        return left, tuple(item.value for item in items), _EQUALITY[op]
+    if isinstance(left, nodes.Const) and not isinstance(right, nodes.Const):
+        left, right = right, left
+    if not isinstance(right, nodes.Const):
+        return None
+    return left, (right.value,), _EQUALITY[op]
 
 
 def self_path(expr: nodes.NodeNG) -> Optional[AttrPath]:

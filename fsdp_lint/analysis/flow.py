@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple, Union
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple, TypeVar, Union
 
 from astroid import nodes
 
@@ -71,6 +71,7 @@ __all__ = ["AttrAssignment", "CallListener", "Flow", "Point", "ShardEvent", "Sum
 
 # How deep calls are followed with the rules listening (the facts follow them deeper).
 MAX_RULE_DEPTH = 8
+_Key = TypeVar("_Key")  # what flag conditions are kept for: a sharded path of a parameter, or a shared object
 
 
 def scope_key(scope: nodes.NodeNG) -> str:
@@ -509,7 +510,7 @@ class Flow:
         for attrs in sorted(facts.sharded):
             node = origin.shard if origin is not None else self.scope
             above = attrs == ABOVE
-            path = frozenset(paths.flag(_param_root(self.scope, holder), flag_attrs, value) for holder, flag_attrs, value in conditions.get(attrs, ()))
+            path = _condition_path(self.scope, conditions.get(attrs, frozenset()))
             self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above, path=path))
         if facts.meta:
             self.meta_roots.add(root)
@@ -524,8 +525,10 @@ class Flow:
         return Obj(root, cls=facts.cls)
 
     def _inherit_globals(self) -> None:
+        conditions = dict(self.context.conditions)
         for root, attrs in sorted(self.context.globals):
-            self.events.append(ShardEvent(Obj(root, attrs), self.scope, -1, origin=Origin(self.scope, "module level")))
+            path = _condition_path(self.scope, conditions.get((root, attrs), frozenset()))
+            self.events.append(ShardEvent(Obj(root, attrs), self.scope, -1, origin=Origin(self.scope, "module level"), path=path))
 
     def _tick(self) -> int:
         self._seq += 1
@@ -688,7 +691,7 @@ class Flow:
         """The literals of taking the `taken` arm of `test`: its own, and a flag literal for each
         attribute of an object that the outcome fixes (`if not model.tie:`)."""
         own = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
-        fixed = [paths.flag(subject.root, subject.attrs, value) for subject, value in test_flags(test, taken, self._flag_subject)]
+        fixed = [paths.flag(subject.root, subject.attrs, value, tested) for subject, tested, value in test_flags(test, taken, self._flag_subject)]
         return frozenset([own, *fixed])
 
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
@@ -702,10 +705,11 @@ class Flow:
         owner = self.env.get(base)
         return Obj(owner.root, owner.attrs + tuple(attrs)) if isinstance(owner, Obj) else None
 
-    def flag_value(self, path: Path, flag: Obj) -> Optional[bool]:
-        """The truth value of the attribute `flag` on every run through `path`, where a branch
-        on that path (here, in a caller, or in a callee) tested it; None where none did."""
-        return paths.flag_value(path, flag.root, flag.attrs)
+    def flag_value(self, path: Path, flag: Obj, test: paths.Test = paths.TRUTH) -> Optional[bool]:
+        """Whether the attribute `flag` passes `test` (default: is true) on every run through
+        `path`, where a branch on that path (here, in a caller, or in a callee) decided it; None
+        where none did."""
+        return paths.flag_value(path, flag.root, flag.attrs, test)
 
     def _block(self, statements: List[nodes.NodeNG]) -> None:
         guards = 0
@@ -1362,22 +1366,28 @@ class Flow:
             if (":" not in e.target.root[0] and e.target.root[1] in names)
             or any(path_covers(o, e.target) or path_covers(e.target, o) for o in referred)
         )
-        return Context(tuple(params), shared), origins
+        flagged: Dict[Tuple[Root, AttrPath], Path] = {}  # as `_facts_of` notes them
+        for e in live if shared else ():
+            target = (e.target.root, e.target.attrs)
+            if target in shared:
+                flagged[target] = flagged[target] & paths.flag_literals(e.path) if target in flagged else paths.flag_literals(e.path)
+        conditions = self._named_flags(tuple(sorted((target, flags) for target, flags in flagged.items() if flags)), bound)
+        return Context(tuple(params), shared, conditions), origins
 
-    def _named_flags(self, conditions: Tuple[Tuple[AttrPath, object], ...], bound: Dict[str, Value]) -> Tuple[Tuple[AttrPath, FlagConditions], ...]:
+    def _named_flags(self, conditions: Tuple[Tuple[_Key, Path], ...], bound: Dict[str, Value]) -> Tuple[Tuple[_Key, FlagConditions], ...]:
         """Flag literals of this walk's objects as attributes of the callee's parameters
         (`self.world_mesh`): a flag of an object the callee does not receive is dropped."""
         holders = [(name, self.canonical(value)) for name, value in sorted(bound.items()) if isinstance(value, Obj)]
         named = []
-        for attrs, flags in conditions:
+        for key, flags in conditions:
             kept = set()
-            for root, flag_attrs, value in paths.flags(flags):  # type: ignore[arg-type]
+            for root, flag_attrs, test, value in paths.flags(flags):
                 for name, holder in holders:
                     if holder.root == root and flag_attrs[: len(holder.attrs)] == holder.attrs:
-                        kept.add((name, flag_attrs[len(holder.attrs):], value))
+                        kept.add((name, flag_attrs[len(holder.attrs):], test, value))
                         break
             if kept:
-                named.append((attrs, frozenset(kept)))
+                named.append((key, frozenset(kept)))
         return tuple(named)
 
     def _as_stored(self, value: Value, base: Obj, root: Root, path: AttrPath) -> Optional[Value]:
@@ -1790,11 +1800,18 @@ def _mapped_flags(path: Path, mapper: RootMapper) -> Path:
     if not paths.flag_literals(path):
         return EMPTY
     mapped = []
-    for root, attrs, value in paths.flags(path):
+    for root, attrs, test, value in paths.flags(path):
         objs = mapper.objs(Obj(root, attrs))
         if len(objs) == 1:
-            mapped.append(paths.flag(objs[0].root, objs[0].attrs, value))
+            mapped.append(paths.flag(objs[0].root, objs[0].attrs, value, test))
     return frozenset(mapped)
+
+
+def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
+    """The flag literals of a calling context's conditions, about the parameters of `scope`."""
+    if not conditions or not isinstance(scope, nodes.FunctionDef):
+        return EMPTY
+    return frozenset(paths.flag(_param_root(scope, name), attrs, value, test) for name, attrs, test, value in conditions)
 
 
 def _param_root(func: nodes.FunctionDef, name: str) -> Root:

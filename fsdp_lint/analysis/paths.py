@@ -10,10 +10,12 @@ of one subject against different constants (`fsdp_version == 1` / `fsdp_version 
 both be true.
 
 A flag literal (`flag`) is about an attribute of an object rather than a text: the value a test
-fixes for `model.tie_embeddings` (`fsdp_lint.analysis.flags`). Its atom names the object by its
-root, so it survives where texts do not: into a callee that receives the object, and back to the
-caller through a summary, with the root mapped (`Flow`), so that a test in one function and a
-test in another of the same attribute of the same object take the same arm.
+fixes for `model.tie_embeddings` (`fsdp_lint.analysis.flags`), or for `cfg.fsdp_version == 1`.
+Its atom names the object by its root, so it survives where texts do not: into a callee that
+receives the object, and back to the caller through a summary, with the root mapped (`Flow`), so
+that a test in one function and a test in another of the same attribute of the same object take
+the same arm. Tests of one attribute decide each other where Python does: `== 1` true makes it
+truthy and `== 2` false, falsy makes `== 1` false (`implied`).
 
 A dead literal (`dead`) excludes a conjunction: the path of a run that left the function (a
 `return` or `raise` in one arm), where the arms that go on all contradict it. After
@@ -31,11 +33,15 @@ from astroid import nodes
 from fsdp_lint.analysis.values import Root
 
 # ("bool", text) or ("eq", subject text, constant repr), where text carries the versions of its
-# names; or ("flag", root, attribute path) for an attribute of an object.
+# names; or ("flag", root, attribute path, test) for an attribute of an object.
 Atom = Tuple[object, ...]
 Literal = Tuple[Atom, bool]
 Path = FrozenSet[Literal]
 EMPTY: Path = frozenset()
+# What a flag literal tests of its attribute: its truth value (TRUTH), or equality with a
+# constant, `(1,)` for `== 1` (the constant itself: `== 1` and `== True` are one test, as in Python).
+Test = Tuple[object, ...]
+TRUTH: Test = ()
 
 _EQUALITY = {"==": True, "is": True, "!=": False, "is not": False}
 
@@ -53,29 +59,42 @@ def literal(test: nodes.NodeNG, taken: bool, version: Callable[[str], int], text
     return ("bool", _text(test, version, texts)), taken
 
 
-def flag(root: Root, attrs: Tuple[str, ...], value: bool) -> Literal:
-    """The literal of `root.attrs` having truth value `value`."""
-    return ("flag", root, attrs), value
+def flag(root: Root, attrs: Tuple[str, ...], value: bool, test: Test = TRUTH) -> Literal:
+    """The literal of `root.attrs` passing `test` (having truth value `value` for TRUTH)."""
+    return ("flag", root, attrs, test), value
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def flag_literals(path: Path) -> Path:
-    """The flag literals of a path (asked for every event a summary maps back, and most paths
-    have none: remembered, as a path's hash is)."""
+    """The flag literals of a path (asked for every event a summary maps back and every pair of
+    paths compared, and most paths have none: remembered, as a path's hash is)."""
     return frozenset(literal for literal in path if literal[0][0] == "flag")
 
 
-def flags(path: Path) -> Iterator[Tuple[Root, Tuple[str, ...], bool]]:
-    """The flag literals of a path, as (root, attribute path, value)."""
+def flags(path: Path) -> Iterator[Tuple[Root, Tuple[str, ...], Test, bool]]:
+    """The flag literals of a path, as (root, attribute path, test, value)."""
     for atom, value in flag_literals(path):
-        yield atom[1], atom[2], value  # type: ignore[misc]
+        yield atom[1], atom[2], atom[3], value  # type: ignore[misc]
 
 
-def flag_value(path: Path, root: Root, attrs: Tuple[str, ...]) -> Optional[bool]:
-    """The truth value of `root.attrs` on every run through `path`, if a test on it fixed one."""
-    for value in (True, False):
-        if (("flag", root, attrs), value) in path:
+def flag_value(path: Path, root: Root, attrs: Tuple[str, ...], test: Test = TRUTH) -> Optional[bool]:
+    """Whether `root.attrs` passes `test` on every run through `path` (True), on none (False),
+    where the tests on that path (here, in a caller, or in a callee) decide it; None where none do."""
+    return implied(flag_literals(path), root, attrs, test)
+
+
+def implied(literals: Iterable[Literal], root: Root, attrs: Tuple[str, ...], test: Test) -> Optional[bool]:
+    """What flag literals say of `root.attrs` passing `test`: the outcome of the same test, or
+    one that decides it (`== 1` true: truthy, and not `== 2`; falsy: not `== 1`)."""
+    for (_, other_root, other_attrs, other), value in literals:  # type: ignore[misc]
+        if other_root != root or other_attrs != attrs:
+            continue
+        if other == test:
             return value
+        if other and value:  # it equals a known constant: that constant decides every test
+            return bool(other[0]) if test == TRUTH else False
+        if test and other == TRUTH and bool(test[0]) != value:
+            return False
     return None
 
 
@@ -85,6 +104,7 @@ def compatible(a: Path, b: Path) -> bool:
     if not a or not b:
         return True
     small, large = (a, b) if len(a) <= len(b) else (b, a)
+    large_flags = flag_literals(large)
     for atom, taken in small:
         if (atom, not taken) in large:
             return False
@@ -92,6 +112,8 @@ def compatible(a: Path, b: Path) -> bool:
             for other, other_taken in large:
                 if other_taken and other[0] == "eq" and other[1] == atom[1] and other[2] != atom[2]:
                     return False
+        elif atom[0] == "flag" and large_flags and implied(large_flags, atom[1], atom[2], atom[3]) is (not taken):  # type: ignore[arg-type]
+            return False
     for path in (a, b):
         for atom, _ in path:
             if atom[0] == _DEAD and all(literal in a or literal in b for literal in atom[1]):  # type: ignore[union-attr]

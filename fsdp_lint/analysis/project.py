@@ -177,7 +177,7 @@ class Project:
             for name, facts in context.params
             if isinstance(facts, ObjectFacts) and (facts.sharded or facts.meta) or isinstance(facts, (Constant, Optimizer))
         )
-        widened = Context(narrow, context.globals)
+        widened = replace(context, params=narrow)
         seen.add(widened)
         return widened
 

@@ -635,3 +635,42 @@ def test_functions_that_call_each_other_and_nothing_else_calls_are_entry_points(
         return shard_all(module, depth)
     """
     assert _lint({"shard.py": clean}) == []
+
+
+def test_an_equality_test_of_an_attribute_takes_the_same_arm_in_every_function_the_object_reaches():
+    """`cfg.fsdp_version == 2` fixes "fsdp_version of cfg equals 2" on each arm: a later test of
+    it, in the same function, in a helper the caller hands `cfg` to, or in the caller of the
+    helper that tested it, takes the arm that agrees. An equality decides the truth value
+    (`== 2` true: truthy) and other equalities (`== 2` true: not `== 1`); `== 2` false leaves the
+    truth value open (0 and 1 remain)."""
+    wrap = SHARD + """
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+
+    def wrap(model, cfg):
+        if cfg.fsdp_version == 2:
+            fully_shard(model)
+            return model
+        return FSDP(model)
+    """
+    step = """
+    from wrap import wrap
+
+    def clip(model, cfg):
+        if {test}:
+            model.clip_grad_norm_(1.0)
+
+    def step(model, cfg):
+        model = wrap(model, cfg)
+        if {test}:
+            model.clip_grad_norm_(1.0)
+        clip(model, cfg)
+    """
+    fsdp1_arm = ["cfg.fsdp_version == 1", "cfg.fsdp_version != 2", "not cfg.fsdp_version", "cfg.fsdp_version not in (2, 3)", "1 == cfg.fsdp_version"]
+    for test in fsdp1_arm:
+        assert _lint({"wrap.py": wrap, "step.py": step.format(test=test)}) == [], test
+    fsdp2_too = ["cfg.fsdp_version", "cfg.fsdp_version == 2", "cfg.fsdp_version != 1", "cfg.fsdp_version in (1, 2)"]
+    for test in fsdp2_too:
+        assert _lint({"wrap.py": wrap, "step.py": step.format(test=test)}) == [("step.py", 6, "FSD203"), ("step.py", 11, "FSD203")], test
+    # the attribute of another object is another flag
+    other = step.format(test="cfg.fsdp_version == 1").replace("clip(model, cfg)\n", "clip(model, cfg.eval)\n")
+    assert _lint({"wrap.py": wrap, "step.py": other}) == [("step.py", 6, "FSD203")]

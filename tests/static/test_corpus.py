@@ -24,7 +24,6 @@ CORPUS = Path(__file__).parent / "corpus"
 # (strict xfail) until its entry is removed here.
 PENDING = {
     # paths
-    "paths__fsdp_version_twice": "any test that names fsdp_version silences FSD203, also `if cfg.fsdp_version:` that FSDP2 takes",
     # calls
     # objects
     # containers

@@ -76,15 +76,22 @@ SILENT = {
         },
         ("FSD301",),
     ),
-    # accelerate: FSDP1's context manager chosen by a conditional expression on the version.
+    # accelerate: FSDP1's context manager chosen by a conditional expression on the version that
+    # also chose, in another function, between `fully_shard` and the FSDP1 wrapper.
     "fsdp1-api-in-a-version-conditional-expression": (
         {
             "save.py": """
                 from contextlib import nullcontext
                 from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, fully_shard
 
+                def prepare(model, plugin):
+                    if plugin.fsdp_version == 2:
+                        fully_shard(model)
+                        return model
+                    return FSDP(model)
+
                 def save(model, plugin):
-                    fully_shard(model)
+                    model = prepare(model, plugin)
                     ctx = FSDP.state_dict_type(model, plugin.kind) if plugin.fsdp_version == 1 else nullcontext()
                     with ctx:
                         return model.state_dict()
