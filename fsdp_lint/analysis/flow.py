@@ -184,7 +184,7 @@ class Flow:
         self._candidates: Dict[int, OptimizerBuilt] = {}
         self._adopted: Dict[Tuple[Root, AttrPath], Value] = {}  # attributes as the context gave them
         self._attr_version = 0  # bumped at every change of attr_env: keys the index below
-        self._holders: Tuple[int, Dict[Root, List[Tuple[Tuple[Root, AttrPath], Obj]]]] = (-1, {})  # unknown calls over parameters: optimizers once stepped
+        self._holders: Tuple[int, Dict[Root, List[Tuple[Tuple[Root, AttrPath], Obj]]]] = (-1, {})  # `_holders_of`
         self.self_root: Optional[Root] = None
         self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
@@ -917,8 +917,6 @@ class Flow:
         if isinstance(node, nodes.UnaryOp) and node.op == "not":
             operand = self._eval(node.operand)
             return Constant(not operand.value) if isinstance(operand, Constant) else UNKNOWN
-        if isinstance(node, nodes.BoolOp):
-            return _bool_op(node.op, [self._eval(value) for value in node.values])
         tested = paths.none_test(node)
         if tested is not None:
             subject, is_none = tested
@@ -1715,17 +1713,6 @@ def _param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
         items = value.items if isinstance(value, Container) else value.options if isinstance(value, Either) else (value.element,)
         return tuple(owner for item in items for owner in _param_owners(item, depth + 1))
     return ()
-
-
-def _bool_op(op: str, values: List[Value]) -> Value:
-    """`a and b` / `a or b` as a test: decided by a constant operand that settles it, or by all
-    of them being constants."""
-    settles = (lambda v: not v) if op == "and" else bool
-    if any(isinstance(v, Constant) and settles(v.value) for v in values):
-        return Constant(op != "and")
-    if all(isinstance(v, Constant) for v in values):
-        return values[-1]
-    return UNKNOWN
 
 
 def _builtin_call(name: str, args: List[Value]) -> Value:
