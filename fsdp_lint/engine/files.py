@@ -1,6 +1,9 @@
-"""Which files a run lints: `.py`/`.pyi` files under the given paths, minus VCS, virtualenv and
-build directories, `.gitignore`d paths and `--exclude` globs. Paths named on the command line are
-always linted, as in ruff and flake8."""
+"""Which files a run lints, and their bytes: `.py`/`.pyi` files under the given paths, minus VCS,
+virtualenv and build directories, `.gitignore`d paths and `--exclude` globs. Paths named on the
+command line are always linted, as in ruff and flake8.
+
+A run answered from the cache does nothing else, so this module imports neither astroid nor the
+analysis."""
 
 from __future__ import annotations
 
@@ -8,8 +11,12 @@ import fnmatch
 import logging
 import os
 import re
+import stat
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple, Union
+
+from fsdp_lint.tool_codes import UnanalysableFile
+from fsdp_lint.violation import Violation
 
 DEFAULT_EXCLUDED_DIRS = frozenset(
     {".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".tox", ".nox", "__pycache__", "build", "dist",
@@ -33,7 +40,7 @@ class _GitIgnore:
 
     def __init__(self, base: str, lines: Sequence[str]):
         self.base = base
-        self.rules: List[Tuple[re.Pattern, bool, bool]] = []
+        self.rules: List[Tuple[str, bool, bool]] = []  # each compiled (by `re`'s cache) when a path matches `any_rule`
         for raw in lines:
             line = raw.rstrip("\n").rstrip()
             if not line or line.startswith("#"):
@@ -48,9 +55,10 @@ class _GitIgnore:
             pattern = _glob_to_regex(line)
             if not anchored:
                 pattern = r"(?:.*/)?" + pattern
-            self.rules.append((re.compile(pattern + r"\Z"), negate, dir_only))
-        # One alternation of every pattern: most paths match none, and one search says so.
-        self.any_rule = re.compile("|".join(f"(?:{p.pattern})" for p, _, _ in self.rules)) if self.rules else None
+            self.rules.append((pattern + r"\Z", negate, dir_only))
+        # One alternation of every pattern: most paths match none, and one search says so. Only it
+        # is compiled for every run: compiling each pattern too was half the discovery of a tree.
+        self.any_rule = re.compile("|".join(f"(?:{p})" for p, _, _ in self.rules)) if self.rules else None
         self.prefix = self.base.rstrip(os.sep) + os.sep
 
     def ignored(self, path: str, is_dir: bool) -> Optional[bool]:
@@ -64,7 +72,7 @@ class _GitIgnore:
         for pattern, negate, dir_only in self.rules:
             if dir_only and not is_dir:
                 continue
-            if pattern.match(relative):
+            if re.match(pattern, relative):
                 verdict = not negate
         return verdict
 
@@ -153,10 +161,7 @@ def _load_gitignore(directory: str) -> Optional[_GitIgnore]:
         return None
 
 
-def _ignored(path: str, is_dir: bool, ignores: Sequence[_GitIgnore]) -> bool:
-    if not ignores:
-        return False
-    absolute = os.path.abspath(path)
+def _ignored(absolute: str, is_dir: bool, ignores: Sequence[_GitIgnore]) -> bool:
     verdict = False
     for ignore in ignores:
         if absolute.startswith(ignore.base + os.sep):
@@ -174,6 +179,7 @@ def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore],
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError:
         return
+    absolute = os.path.abspath(directory) if ignores else ""  # once a directory, not once a file
     for entry in entries:
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
@@ -189,7 +195,7 @@ def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore],
         if matches_exclude(path, exclude):
             log.debug("skip %s%s (exclude)", path, "/" if is_dir else "")
             continue
-        if _ignored(path, is_dir, ignores):
+        if ignores and _ignored(os.path.join(absolute, entry.name), is_dir, ignores):
             log.debug("skip %s%s (.gitignore)", path, "/" if is_dir else "")
             continue
         if not is_dir:
@@ -198,3 +204,54 @@ def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore],
             yield from _walk_dir(path, exclude, ignores, respect_gitignore)
         else:
             log.debug("skip %s/ (a virtual environment)", path)
+
+
+def unanalysable(path: str, reason: str, line: int = 1, column: int = 1) -> Violation:
+    return Violation(
+        path, max(line, 1), max(column, 1), UnanalysableFile.code, UnanalysableFile.name,
+        f"cannot analyse this file: {reason}",
+    )
+
+
+def read_bytes(path: str, display: str) -> Union[bytes, Violation]:
+    try:
+        return _read(path)
+    except FileNotFoundError:
+        reason = "broken symbolic link" if os.path.islink(path) else "file not found"
+        return unanalysable(display, reason)
+    except IsADirectoryError:
+        return unanalysable(display, "is a directory")
+    except _NotARegularFile:
+        return unanalysable(display, "not a regular file (a FIFO, socket or device)")
+    except OSError as error:
+        return unanalysable(display, f"cannot read: {error.strerror or error}")
+
+
+class _NotARegularFile(OSError):
+    pass
+
+
+def _read(path: str) -> bytes:
+    """The file's bytes in one system call where its size allows: a cold run reads every file of
+    the tree, and `open()`'s buffered reader costs more than the read itself on small files.
+    Opened without blocking, so that a FIFO named `x.py` is reported instead of waiting forever
+    for a writer."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(status.st_mode):
+            raise _NotARegularFile(path)
+        size = status.st_size
+        data = os.read(descriptor, size + 1)
+        if len(data) == size:  # all of it: asked one byte more, a regular file stopped at its end
+            return data
+        chunks = [data]  # it changed since, its size says nothing (/proc), or the read was capped
+        while True:
+            chunk = os.read(descriptor, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(descriptor)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from fsdp_lint.engine.lint import LintOptions, LintResult, lint_sources
-from fsdp_lint.engine.files import discover
-from fsdp_lint.engine.source import decode, read_bytes
+from fsdp_lint.engine.files import discover, read_bytes
+from fsdp_lint.engine.source import decode
 from fsdp_lint.violation import Edit, Fix, Violation
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import functools
 import io
-import os
-import stat
 import sys
 import tokenize
 from dataclasses import dataclass
@@ -20,7 +18,8 @@ from astroid.rebuilder import TreeRebuilder
 
 from fsdp_lint.analysis.project import defined_in, scopes_of
 from fsdp_lint.engine import newer_syntax
-from fsdp_lint.tool_codes import NeedsNewerPython, UnanalysableFile
+from fsdp_lint.engine.files import unanalysable
+from fsdp_lint.tool_codes import NeedsNewerPython
 from fsdp_lint.violation import Violation
 
 
@@ -64,57 +63,6 @@ def _builder() -> _OwnTextBuilder:
 
 
 _PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
-
-
-def unanalysable(path: str, reason: str, line: int = 1, column: int = 1) -> Violation:
-    return Violation(
-        path, max(line, 1), max(column, 1), UnanalysableFile.code, UnanalysableFile.name,
-        f"cannot analyse this file: {reason}",
-    )
-
-
-def read_bytes(path: str, display: str) -> Union[bytes, Violation]:
-    try:
-        return _read(path)
-    except FileNotFoundError:
-        reason = "broken symbolic link" if os.path.islink(path) else "file not found"
-        return unanalysable(display, reason)
-    except IsADirectoryError:
-        return unanalysable(display, "is a directory")
-    except _NotARegularFile:
-        return unanalysable(display, "not a regular file (a FIFO, socket or device)")
-    except OSError as error:
-        return unanalysable(display, f"cannot read: {error.strerror or error}")
-
-
-class _NotARegularFile(OSError):
-    pass
-
-
-def _read(path: str) -> bytes:
-    """The file's bytes in one system call where its size allows: a cold run reads every file of
-    the tree, and `open()`'s buffered reader costs more than the read itself on small files.
-    Opened without blocking, so that a FIFO named `x.py` is reported instead of waiting forever
-    for a writer."""
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
-    try:
-        status = os.fstat(descriptor)
-        if stat.S_ISDIR(status.st_mode):
-            raise IsADirectoryError(path)
-        if not stat.S_ISREG(status.st_mode):
-            raise _NotARegularFile(path)
-        size = status.st_size
-        data = os.read(descriptor, size + 1)
-        if len(data) == size:  # all of it: asked one byte more, a regular file stopped at its end
-            return data
-        chunks = [data]  # it changed since, its size says nothing (/proc), or the read was capped
-        while True:
-            chunk = os.read(descriptor, 1 << 20)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-    finally:
-        os.close(descriptor)
 
 
 def decode(data: bytes, display: str) -> Union[str, Violation]:

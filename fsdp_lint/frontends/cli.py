@@ -299,19 +299,19 @@ def _add_noqa(result: LintResult, err: TextIO) -> int:
 
 
 def _render(args: argparse.Namespace, violations: Sequence[Violation], out: TextIO) -> None:
-    import json
-
-    from fsdp_lint.frontends.output import FORMATS, HUMAN_FORMATS, text
+    from fsdp_lint.frontends.output import HUMAN_FORMATS, renderer, text
 
     if args.statistics and args.format == "json":
+        import json
+
         json.dump(text.statistics(violations, args.unsafe_fixes), out, indent=2)
         out.write("\n")
     elif args.statistics:
         text.render_statistics(violations, out, args.unsafe_fixes)
     elif args.format in HUMAN_FORMATS:
-        FORMATS[args.format](violations, out, args.color, args.unsafe_fixes)
+        renderer(args.format)(violations, out, args.color, args.unsafe_fixes)
     else:
-        FORMATS[args.format](violations, out)
+        renderer(args.format)(violations, out)
     if args.format in HUMAN_FORMATS and not args.quiet:
         out.write(text.summary(violations, None if args.statistics else args.unsafe_fixes) + "\n")
 
@@ -410,7 +410,7 @@ def main(
     except BrokenPipeError:
         return _closed_pipe(out, err)
     except Exception as error:  # the last line of defence: a message, never a traceback
-        from fsdp_lint.engine.lint import BUG_TRACKER
+        from fsdp_lint.engine.tree_analysis import BUG_TRACKER
 
         err.write(f"fsdp-lint: internal error: {type(error).__name__}: {error}\nPlease report it at {BUG_TRACKER}.\n")
         return EXIT_ERROR

@@ -29,7 +29,6 @@ the defaults.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
@@ -43,11 +42,6 @@ from fsdp_lint.selection import PerFileIgnore
 if TYPE_CHECKING:
     from fsdp_lint.engine.lint import LintOptions
     from fsdp_lint.engine.rule import RuleSetting
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 TABLES = ("fsdp-lint", "fsdp_lint")
 CODE = re.compile(r"FSD\d{0,3}\Z")
@@ -85,11 +79,21 @@ class Config:
     target_version: Optional[Tuple[int, int]] = None  # `target-version`, else `requires-python`'s lower bound
 
 
+def _toml(path: str) -> Mapping[str, Any]:
+    """The parsed file; OSError, or ValueError for what is not TOML (or not UTF-8). The parser is
+    imported here: a run with `--isolated`, or with no pyproject.toml, reads none (3 ms)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    with open(path, "rb") as handle:
+        return tomllib.load(handle)
+
+
 def _table(path: str) -> Optional[Mapping[str, Any]]:
     try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
+        data = _toml(path)
+    except ValueError as error:
         raise ConfigError(path, "(file)", f"not valid TOML: {error}") from None
     except OSError as error:
         raise ConfigError(path, "(file)", f"cannot read: {error.strerror or error}") from None
@@ -157,6 +161,8 @@ def unknown_code(code: str) -> Optional[str]:
     known = _known_codes()
     if any(existing.startswith(code) for existing in known):
         return None
+    import difflib  # only for a code that is wrong
+
     def nearness(existing: str) -> Tuple[float, int]:
         distance = abs(int(existing[3:]) - int(code[3:6].ljust(3, "0"))) if code[3:6].isdigit() else 0
         return (-difflib.SequenceMatcher(None, code, existing).ratio(), distance)
@@ -237,9 +243,8 @@ def requires_python(path: str) -> Optional[Tuple[int, int]]:
     `==3.12.*`, `>3.11` give 3.12, 3.12, 3.12, 3.11); None where it sets no lower bound or none is
     readable: a bad requires-python is the packaging tools' to report, not a reason to stop."""
     try:
-        with open(path, "rb") as handle:
-            value = tomllib.load(handle).get("project", {}).get("requires-python")
-    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+        value = _toml(path).get("project", {}).get("requires-python")
+    except (OSError, ValueError, AttributeError):
         return None
     if not isinstance(value, str):
         return None

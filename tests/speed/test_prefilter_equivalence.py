@@ -248,15 +248,15 @@ def test_screened_files_keep_their_findings(tmp_path, monkeypatch, case):
 def test_the_screen_leaves_out_files_where_no_rule_can_fire():
     """What the screen is for: a library that mentions DCP everywhere (DCP itself) but calls no
     collective under a rank test is not parsed by astroid."""
-    from fsdp_lint.engine.lint import _rule_config, _scan
+    from fsdp_lint.engine.analysed_run import rule_config, scan
     from fsdp_lint.engine.tree_analysis import SourceTree, relevant_paths
 
     files, _ = SCREENED["no rank test around the call"]
     kept, _ = SCREENED["a rank test in the same function"]
     sources = {**files, "kept.py": kept["ckpt.py"]}
     tree = SourceTree(sources, {path: path[:-3] for path in sources})
-    config = _rule_config(LintOptions())
-    _scan(tree, config, jobs=1)
+    config = rule_config(LintOptions())
+    scan(tree, config, jobs=1)
     assert relevant_paths(tree, config) == {"kept.py"}
 
 

@@ -16,7 +16,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
-from fsdp_lint.engine.lint import BUG_TRACKER, InternalError
+from fsdp_lint.engine.tree_analysis import BUG_TRACKER, InternalError
 from fsdp_lint.frontends.server.linting import lint_project
 from fsdp_lint.frontends.server.projects import Project, excluded, project_of
 from fsdp_lint.violation import Violation
