@@ -151,7 +151,7 @@ class UnshardedRoot(Rule):
         # Code that receives the model may still shard it, unless training already started here.
         if (whole.root in flow.escaped or whole.root in flow.stored) and flow.plan_final(whole) is None:
             return None
-        if any(flow.contains(e.target, whole) for e in events):
+        if flow.may_be_sharded(whole):  # it, or a module that holds it (its parameters are in that unit)
             return None
         if cls == PRETRAINED_MODEL:
             # Only repeated blocks sharded: embeddings, final norm and head are left out.

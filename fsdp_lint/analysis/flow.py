@@ -1236,6 +1236,11 @@ class Flow:
                 self.optimizers.append(candidate)
             return StateDict(receiver) if method == "state_dict" else UNKNOWN
         assert isinstance(receiver, Obj)
+        target = self.project.resolve_method(receiver, self.self_root, method, self.self_class)
+        if isinstance(target, nodes.FunctionDef):
+            # the tree's own method runs, also where it has a torch API's name (`trainer.train()`,
+            # a wrapper's `parameters()`, a module's own `state_dict`)
+            return self._apply_summary(node, target, receiver, args, keywords)
         if method in ("parameters", "named_parameters"):
             return Params(receiver)
         assigns = method == "load_state_dict" and _assigns(node)
@@ -1247,11 +1252,8 @@ class Flow:
             # `load_state_dict` without `assign=True` copies into the parameters: a no-op on meta tensors
             self._advance(receiver, MetaState.INITIALISED)
         if method == "state_dict":
-            own = self.project.resolve_method(receiver, self.self_root, method, self.self_class)
-            if isinstance(own, Deferred):
-                return self._defer(node, own.module, receiver, args, keywords)
-            if own is not None:  # a class of the tree with its own `state_dict` (a trainer's State)
-                return self._apply_summary(node, own, receiver, args, keywords)
+            if isinstance(target, Deferred):  # its class, in a module not entered, may define its own
+                return self._defer(node, target.module, receiver, args, keywords)
             return StateDict(receiver)
         if method == "unshard":
             self.unsharded.append(receiver)
@@ -1265,11 +1267,8 @@ class Flow:
             return Iterable(Container((UNKNOWN, receiver.child("*"))))
         if method in known_apis.SELF_RETURNING_METHODS:
             return receiver
-        target = self.project.resolve_method(receiver, self.self_root, method, self.self_class)
         if isinstance(target, Deferred):
             return self._defer(node, target.module, receiver, args, keywords)
-        if target is not None:
-            return self._apply_summary(node, target, receiver, args, keywords)
         origin = self.project.origin(receiver.root) if not receiver.attrs else None
         if origin is not None:  # its class, unknown until that module is entered, may define `method`
             return self._defer(node, origin, receiver, args, keywords)
@@ -1552,9 +1551,10 @@ class Flow:
         for owner, value in summary.attr_writes:
             for target in mapper.objs(owner):
                 if target.attrs:
-                    self.attr_env[(target.root, target.attrs)] = mapper.value(value, node)
+                    stored = self.attr_env[(target.root, target.attrs)] = mapper.value(value, node)
                     self._attr_version += 1
                     self._stored_at[(target.root, target.attrs)] = seq
+                    self._learn_classes(stored)
         for root, state in summary.meta_states.items():
             built = root != summary.self_root and root not in summary.param_roots.values()  # on meta by the call
             if not built and root not in by_root:
@@ -1565,9 +1565,7 @@ class Flow:
                 if state > MetaState.META:
                     self.meta_steps.append((Point(seq, self.path), self.canonical(mapped).root, state))
         result = mapper.value(summary.returns, node)
-        for obj in objects_in(result):
-            if obj.cls and not obj.attrs:
-                self.classes.setdefault(obj.root, obj.cls)
+        self._learn_classes(result)
         built_here = {id(o.node) for o in summary.optimizers} if isinstance(node, nodes.Call) else set()
         for name, optimizer in summary.handoffs:
             mapped = mapper.value(optimizer, node)
@@ -1581,6 +1579,14 @@ class Flow:
                 where = node if isinstance(node, nodes.Call) else optimizer.node  # a hook has no call site
                 self.optimizers.append(OptimizerBuilt(seq, Optimizer(tuple(self.canonical(o) for o in mapped.over), where, optimizer.cls_name), self.path))
         return result if not isinstance(result, Unknown) else Fresh(None)
+
+
+    def _learn_classes(self, value: Value) -> None:
+        """The classes of the objects a call built and handed back, returned or stored on an
+        object of this walk (`self.model = LM()` in a constructor): they are this walk's objects."""
+        for obj in objects_in(value):
+            if obj.cls and not obj.attrs and self.is_local(obj.root):
+                self.classes.setdefault(obj.root, obj.cls)
 
 
 class _Exit(NamedTuple):
