@@ -36,11 +36,19 @@ class Discovered:
 
 class _GitIgnore:
     """The subset of gitignore semantics that matters for skipping paths: globs, `**`, anchored
-    patterns, directory-only patterns and `!` negation, scoped to the directory of the file."""
+    patterns, directory-only patterns and `!` negation, scoped to the directory of the file.
+
+    Every path of the tree is matched against it, and most match no pattern, so the patterns are
+    compiled into one `_AnyOf` for any path and one for what only directories match: a run
+    compiles these and no pattern on its own (compiling each pattern too was half the discovery
+    of a tree). Only a file with `!` rules needs each pattern, in order, to decide a path they
+    match: the last rule that matches decides."""
 
     def __init__(self, base: str, lines: Sequence[str]):
         self.base = base
-        self.rules: List[Tuple[str, bool, bool]] = []  # each compiled (by `re`'s cache) when a path matches `any_rule`
+        self.rules: List[Tuple[str, bool, bool]] = []  # (regex, negated, directories only), in the file's order
+        by_name: Tuple[List[str], List[str]] = ([], [])  # for any path, for directories only
+        by_path: Tuple[List[str], List[str]] = ([], [])
         for raw in lines:
             line = raw.rstrip("\n").rstrip()
             if not line or line.startswith("#"):
@@ -51,23 +59,28 @@ class _GitIgnore:
             dir_only = line.endswith("/")
             line = line.strip("/") if dir_only else line
             anchored = "/" in line.lstrip("/") or raw.startswith("/")
-            line = line.lstrip("/")
-            pattern = _glob_to_regex(line)
-            if not anchored:
-                pattern = r"(?:.*/)?" + pattern
-            self.rules.append((pattern + r"\Z", negate, dir_only))
-        # One alternation of every pattern: most paths match none, and one search says so. Only it
-        # is compiled for every run: compiling each pattern too was half the discovery of a tree.
-        self.any_rule = re.compile("|".join(f"(?:{p})" for p, _, _ in self.rules)) if self.rules else None
+            pattern = _glob_to_regex(line.lstrip("/"))
+            if anchored:
+                by_path[dir_only].append(pattern)
+            elif "**" in line:  # `.*`: it can match across a `/`
+                by_path[dir_only].append(_ANY_DIRECTORY + pattern)
+            else:  # no `/` in it, nor anything that matches one: it matches a path's last name
+                by_name[dir_only].append(pattern)
+            self.rules.append(((pattern if anchored else _ANY_DIRECTORY + pattern) + r"\Z", negate, dir_only))
+        self.negates = any(negate for _, negate, _ in self.rules)
+        self.any_path, self.any_directory = (_AnyOf(by_name[kind], by_path[kind]) for kind in (False, True))
         self.prefix = self.base.rstrip(os.sep) + os.sep
 
     def ignored(self, path: str, is_dir: bool) -> Optional[bool]:
-        if self.any_rule is None:
+        if not self.rules:
             return None
         relative = path[len(self.prefix):] if path.startswith(self.prefix) else os.path.relpath(path, self.base)
         relative = relative.replace(os.sep, "/")
-        if self.any_rule.match(relative) is None:
+        name = relative.rsplit("/", 1)[-1]
+        if not (self.any_path.matches(relative, name) or (is_dir and self.any_directory.matches(relative, name))):
             return None
+        if not self.negates:
+            return True
         verdict = None
         for pattern, negate, dir_only in self.rules:
             if dir_only and not is_dir:
@@ -75,6 +88,22 @@ class _GitIgnore:
             if re.match(pattern, relative):
                 verdict = not negate
         return verdict
+
+
+_ANY_DIRECTORY = r"(?:.*/)?"  # before a pattern with no `/`: it matches at any depth
+
+
+class _AnyOf:
+    """Whether one of some patterns matches a path, in one regex match or two: the patterns that
+    match a path's last name are tried on it alone, once, rather than after each `/` of the path
+    (ten times faster on a tree's paths), the others on the whole path."""
+
+    def __init__(self, name_patterns: Sequence[str], path_patterns: Sequence[str]):
+        self._name = re.compile("(?:" + "|".join(name_patterns) + r")\Z") if name_patterns else None
+        self._path = re.compile("(?:" + "|".join(path_patterns) + r")\Z") if path_patterns else None
+
+    def matches(self, relative: str, name: str) -> bool:
+        return bool((self._name is not None and self._name.match(name)) or (self._path is not None and self._path.match(relative)))
 
 
 def _glob_to_regex(glob: str) -> str:
