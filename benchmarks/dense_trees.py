@@ -29,8 +29,7 @@ import sys
 import tempfile
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-from fsdp2_training_file import training_file
-from lint_speed import Measure, findings, python_files, run
+from lint_speed import Measure, cache_bytecode, findings, python_files, run
 
 COLD, FILL, WARM, EDIT = "cold", "fill", "warm", "edit"
 
@@ -111,21 +110,6 @@ def edited_files(trees: Sequence[str], overrides: Sequence[str]) -> Dict[str, Op
         if path is not None and not os.path.isfile(os.path.join(tree, path)):
             raise SystemExit(f"{tree}: the file to edit, {path}, is not there")
     return files
-
-
-def cache_bytecode(workdir: str, lint: List[Tuple[str, List[str]]]) -> None:
-    """Every linter's modules compiled once, before the timed runs, into a bytecode cache of the
-    run's own (`PYTHONPYCACHEPREFIX`), as an installed package's are: even where the environment
-    turns caching off (`PYTHONDONTWRITEBYTECODE`), or a checkout run through `PYTHONPATH` has none,
-    compiling the linter again in every process is no part of its speed (0.1 s of a warm run)."""
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(workdir, "pycache")
-    sample = os.path.join(workdir, "sample")
-    os.makedirs(sample)
-    with open(os.path.join(sample, "train.py"), "w") as handle:
-        handle.write(training_file())
-    for label, command in lint:  # a run that imports all of it: the engine, astroid, every rule
-        run(f"{label} (compiling)", command + [sample, "--isolated", "--no-cache"], workdir)
 
 
 def main(argv: Sequence[str] = ()) -> int:
