@@ -36,6 +36,7 @@ from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
     UNKNOWN,
+    WILDCARD,
     BoundMethod,
     ClassRef,
     Constant,
@@ -568,14 +569,12 @@ class Flow:
             if self.scope is self.scope.root() and isinstance(value, Obj) and value.root != (self.key, target.name, 0):
                 self.project.add_alias((self.key, target.name, 0), value)
         elif isinstance(target, (nodes.Tuple, nodes.List)):
-            if isinstance(value, Params) and len(target.elts) == 2:
-                value = Container((UNKNOWN, value))  # `for name, param in m.named_parameters()`
-            items = value.items if isinstance(value, Container) and len(value.items) == len(target.elts) else None
+            items = _unpacked(value, len(target.elts))
             for index, element in enumerate(target.elts):
                 if isinstance(element, nodes.Starred):
                     self._bind(element.value, UNKNOWN)
                 else:
-                    self._bind(element, items[index] if items else UNKNOWN)
+                    self._bind(element, items[index])
         elif isinstance(target, nodes.AssignAttr):
             owner = self._eval(target.expr)
             assigned = target.parent.value if isinstance(target.parent, (nodes.Assign, nodes.AnnAssign)) else None
@@ -735,6 +734,8 @@ class Flow:
                 value = self._eval(node.value)
                 if isinstance(node, nodes.AnnAssign):
                     self._bind(node.target, value)
+                elif node.op == "+=" and isinstance(node.target, nodes.AssignName) and isinstance(self.env.get(node.target.name), (Container, Either)):
+                    self._bind(node.target, _grown(self.env[node.target.name], value))  # `params += [...]`: a list gains items
         elif isinstance(node, nodes.Expr):
             self._eval(node.value)
         elif isinstance(node, nodes.Return):
@@ -756,10 +757,11 @@ class Flow:
             self._join([then, orelse])
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
             iterated = self._eval(node.iter)
-            if isinstance(iterated, Container) and iterated.keys is None and 0 < len(iterated.items) <= _UNROLLED:
+            in_order = _in_order(iterated)
+            if in_order:
                 # A literal list of modules runs its items in order (`[*vision.blocks, vision, *layers]`).
                 start = self._snapshot()
-                for item in iterated.items:
+                for item in in_order:
                     self._bind(node.target, item)
                     self._block(node.body)
                 self._join([start, self._snapshot()])
@@ -869,8 +871,8 @@ class Flow:
             return Constant(node.value) if node.value is None or isinstance(node.value, bool) else UNKNOWN
         if isinstance(node, nodes.Subscript):
             base = self._eval(node.value)
-            self._eval(node.slice)
-            return either([_subscript(option, node.slice) for option in options_of(base)])
+            index = self._eval(node.slice)
+            return either([_subscript(option, node.slice, index) for option in options_of(base)])
         if isinstance(node, nodes.Call):
             return self._call(node)
         if isinstance(node, (nodes.List, nodes.Tuple, nodes.Set)):
@@ -1109,6 +1111,8 @@ class Flow:
             return Options(known_apis.full_state_dict(node))
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
             self._rebuilding_call(func, args)
+        if isinstance(func, nodes.Attribute) and by_receiver and any(isinstance(r, Container) for r in options_of(self.value(func.expr))):
+            return self._container_method(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:
             receivers = options_of(self.value(func.expr))
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
@@ -1137,7 +1141,7 @@ class Flow:
         if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(self.project.binding(func)):
             if func.name == "isinstance" and len(node.args) == 2:
                 return self._isinstance(args[0], node.args[1])
-            return _builtin_call(func.name, args)
+            return _builtin_call(func.name, args, keywords)
         target = self.project.callable_for_flow(qname)
         if isinstance(target, Deferred):
             return self._defer(node, target.module, None, args, keywords)
@@ -1157,6 +1161,26 @@ class Flow:
             self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
             return candidate
         return Fresh(None)
+
+    def _container_method(self, func: nodes.Attribute, args: List[Value]) -> Value:
+        """A method of a dict or list the walk built: a view of its entries (`models.items()`,
+        `.values()`, `.keys()`, `.get("dit")`), or the items a list gains (`params.append(p)`,
+        `params.extend(...)`), kept where the list is bound."""
+        receiver = self.value(func.expr)
+        if func.attrname in ("append", "extend"):
+            added = args[0] if args else UNKNOWN
+            self._store(added)
+            grown = _grown(receiver, Container((added,)) if func.attrname == "append" else added)
+            if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
+                self.env[func.expr.name] = grown
+            elif isinstance(func.expr, nodes.Attribute):
+                owner = self.value(func.expr.expr)
+                key = (owner.root, owner.attrs + (func.expr.attrname,)) if isinstance(owner, Obj) else None
+                if key in self.attr_env:
+                    self.attr_env[key] = grown
+                    self._attr_version += 1
+            return Constant(None)
+        return either([_view(option, func.attrname, args) for option in options_of(receiver)])
 
     def _rebuilding_call(self, func: nodes.Attribute, args: List[Value]) -> None:
         """`optimizer.param_groups.clear()` (groups added after it hold what they are given), and
@@ -1416,6 +1440,8 @@ class Flow:
             return False
         if contained(value, Optimizer):
             return True
+        if isinstance(value, Container) and any(o.cls or o.root in self.classes for o in objects_in(value)):
+            return True  # a dict or list of models whose methods the callee may call (`models["dit"].shard()`)
         objects = [self.canonical(o) for o in related_objects(value)]
         return any(self.contains(o, e.target) or self.contains(e.target, o) for o in objects for e in live) or any(
             o.root in self.meta_roots for o in objects
@@ -1683,16 +1709,79 @@ def _assigns(call: nodes.Call) -> bool:
     return assign is not None and not (isinstance(assign, nodes.Const) and assign.value is False)
 
 
-def _subscript(base: Value, index: nodes.NodeNG) -> Value:
+def _subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
     if isinstance(base, ParamGroups):
         return base  # a group, or an entry of one
     if isinstance(base, Obj):
         return base.child("*")
     if isinstance(base, Optimizer):
         return base  # an optimizer cannot be indexed: the value is a collection of it (`state.optimizers[0]`)
-    if isinstance(base, Container) and base.items and isinstance(index, nodes.Const):
-        return base.item(index.value)
+    if isinstance(base, Container) and base.items:
+        if isinstance(key, Constant) or isinstance(index, nodes.Const):
+            return base.item(key.value if isinstance(key, Constant) else index.value)
+        if not isinstance(index, nodes.Slice):
+            return either(list(base.items))  # an entry named at run time (`models[name]`): one of them
     return UNKNOWN
+
+
+def _in_order(value: Value) -> Tuple[Value, ...]:
+    """What a loop over a literal list or dict binds, item by item in order (a dict's constant
+    keys); empty where it runs as a loop (an unknown or long sequence)."""
+    if isinstance(value, Container) and 0 < len(value.items) <= _UNROLLED:
+        return value.items if value.keys is None else tuple(Constant(key) for key in value.keys)
+    return ()
+
+
+def _view(container: Value, method: str, args: List[Value]) -> Value:
+    """`values()`, `items()`, `keys()` or `get(key)` of a dict the walk built: its entries in
+    order, as a list of them, so that a loop over them runs each in turn (a dict whose keys are
+    not constants: its values, keys unknown)."""
+    if not isinstance(container, Container):
+        return UNKNOWN
+    if method == "values":
+        return Container(container.items)
+    if method == "items":
+        keys = container.keys or (None,) * len(container.items)
+        return Container(tuple(Container((UNKNOWN if key is None else Constant(key), item)) for key, item in zip(keys, container.items)))
+    if method == "keys" and container.keys is not None:
+        return Container(tuple(Constant(key) for key in container.keys))
+    if method == "get" and args and isinstance(args[0], Constant) and container.keys is not None:
+        found = container.keys.index(args[0].value) if args[0].value in container.keys else None
+        return container.items[found] if found is not None else args[1] if len(args) > 1 else Constant(None)
+    return UNKNOWN
+
+
+def _grown(value: Value, added: Value) -> Value:
+    """A list after it gains `added`'s items (`params.extend(...)`, `params += [...]`), each
+    once: an item stands for the objects it may be, so a loop that appends adds it once. A
+    list of unknown length adds one item for its elements, and may have added none."""
+    options: List[Value] = []
+    for option in options_of(value):
+        if not isinstance(option, Container) or option.keys is not None:
+            options.append(option)
+            continue
+        if isinstance(added, Container) and added.keys is None:
+            options.append(Container(option.items + tuple(dict.fromkeys(v for v in added.items if v not in option.items))))
+            continue
+        element = _element_of(added)
+        options += [option, option if element in option.items else Container(option.items + (element,))]
+    return either(options)
+
+
+def _unpacked(value: Value, count: int) -> Tuple[Value, ...]:
+    """What `a, b = value` binds: a tuple's items, each option's where branches bound several
+    (`return model, optimizer` on one arm, `return None, None` on another), and for an object (a
+    deferred call's result, a batch) an item of it, as `value[0]` is; unknown for the rest."""
+    if isinstance(value, Params) and count == 2:
+        return (UNKNOWN, value)  # `for name, param in m.named_parameters()`
+    if isinstance(value, Container) and value.keys is None and len(value.items) == count:
+        return value.items
+    if isinstance(value, Obj):
+        return (value.child(WILDCARD),) * count
+    if isinstance(value, Either):
+        options = [_unpacked(option, count) for option in value.options]
+        return tuple(either([items[index] for items in options]) for index in range(count))
+    return (UNKNOWN,) * count
 
 
 def _element_of(value: Value) -> Value:
@@ -1721,7 +1810,7 @@ def _param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
     return ()
 
 
-def _builtin_call(name: str, args: List[Value]) -> Value:
+def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
     first = args[0] if args else UNKNOWN
     if name == "getattr" and isinstance(first, Obj):
         return first.child("*")  # an attribute named at run time: some submodule
@@ -1738,7 +1827,9 @@ def _builtin_call(name: str, args: List[Value]) -> Value:
     if name == "zip":
         return Iterable(Container(tuple(_element_of(a) for a in args)))
     if name == "dict":
-        return Container(tuple(args))
+        if keywords and not args and None not in keywords:  # `dict(dit=dit, vae=vae)`
+            return Container(tuple(keywords.values()), tuple(keywords))
+        return Container(tuple(args) + tuple(keywords.values()))
     return UNKNOWN
 
 

@@ -9,6 +9,15 @@ finds `<checkout>/allamo/trainer`. So where a top-level package is the linted di
 it, the roots Python could have on `sys.path` are weighed: the directory above it, the package
 itself (the checkout) and its `src/`, and the one under which the package's own imports resolve
 is kept (a package below the linted directory has that directory above it: a root either way).
+
+A directory without `__init__.py` is a namespace package (PEP 420) as seen from any root above
+it: run from the checkout, `from models.qwen.model import Model` finds `models/qwen/model.py`
+though neither directory has an `__init__.py`, while a script run from `models/qwen/` imports it
+as `model`. So for the files of such a directory (and a top-level package inside one), the roots
+that count are the directory itself and each directory above it up to the linted one, and the
+one under which the tree's absolute imports name those files (or the namespace packages that
+hold them) most often is kept; a directory that no import names keeps its files named as
+scripts run from it.
 """
 
 from __future__ import annotations
@@ -16,9 +25,11 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections import Counter
 from typing import Callable, Dict, Iterable, Mapping, Optional, Tuple, Union
 
 _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*))", re.M)
+_IMPORTED = re.compile(rb"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t(]+([A-Za-z_]\w*)|import[ \t]+([A-Za-z_][\w.]*))", re.M)
 _SETTLED = 5  # imports by which one root must lead the others for the rest to be left unread
 _HEAD = 8192  # bytes of each file read for its imports: a file's imports open it (a 1 MB stub has few)
 
@@ -44,17 +55,26 @@ def module_names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Calla
     """Dotted names by path; scripts that share a name (many `train.py`) get their directory path."""
     is_package_dir = functools.lru_cache(maxsize=None)(is_package_dir)  # asked once per file and level
     by_top: Dict[Optional[str], Dict[str, str]] = {}
+    scripts: Dict[str, Dict[str, str]] = {}  # the files in no package, by directory
     directories = set()
     for path in sources:
         name, folder, top = _named(path, is_package_dir)
         by_top.setdefault(top, {})[path] = name
+        if top is None:
+            scripts.setdefault(folder, {})[path] = name
         directories.add(folder)
     linted = _common_directory(directories)
+    imports = _ImportedNames(sources)
     names: Dict[str, str] = {}
     for top, group in by_top.items():
-        if top is not None:
-            group = _from_import_root(top, group, sources, is_package_dir, linted)
-        names.update(group)
+        if top is None:
+            continue
+        if os.path.basename(top).isidentifier() and (linted is None or not (linted == top or linted.startswith(top + os.sep))):
+            names.update(_in_namespace_package(os.path.dirname(top), group, linted, imports))
+        else:
+            names.update(_from_import_root(top, group, sources, is_package_dir))
+    for folder, group in scripts.items():
+        names.update(_in_namespace_package(folder, group, linted, imports))
     counts: Dict[str, int] = {}
     for name in names.values():
         counts[name] = counts.get(name, 0) + 1
@@ -74,14 +94,11 @@ def _common_directory(directories: Iterable[str]) -> Optional[str]:
 
 
 def _from_import_root(top: str, names: Dict[str, str], sources: Mapping[str, Union[str, bytes]],
-                      is_package_dir: Callable[[str], bool], linted: Optional[str]) -> Dict[str, str]:
-    """The names of the files under `top` (named from the directory above it) from the root
-    their imports resolve under. A package below the linted directory has that directory above
-    it, a root either way; a directory whose name is no identifier is no package Python could
-    import, so it is a root itself."""
+                      is_package_dir: Callable[[str], bool]) -> Dict[str, str]:
+    """The names of the files under `top` (named from the directory above it), a package that is
+    or holds the linted directory, or whose name is no identifier (no package Python could
+    import, so a root itself), from the root their imports resolve under."""
     importable = os.path.basename(top).isidentifier()
-    if importable and (linted is None or not (linted == top or linted.startswith(top + os.sep))):
-        return names
     # A root below the directory above `top` drops the first parts of every name under it, so
     # an import resolves from there when those parts put in front of it make a name of `names`.
     package = os.path.basename(top) + "."
@@ -100,6 +117,49 @@ def _from_import_root(top: str, names: Dict[str, str], sources: Mapping[str, Uni
         if sorted(resolved)[-2] + _SETTLED <= max(resolved):
             break
     return _renamed(names, roots[resolved.index(max(resolved))], package)
+
+
+def _in_namespace_package(directory: str, names: Dict[str, str], linted: Optional[str], imports: "_ImportedNames") -> Dict[str, str]:
+    """`names`, of the files in `directory` (a directory in no package, or the one above a
+    top-level package), from the root above it under which the tree's imports name them most
+    often: from each directory between it and the linted one, the directories below are
+    namespace packages. None named from above: as they are (from `directory` itself)."""
+    if linted is None or not directory.startswith(linted + os.sep):
+        return names
+    parts = os.path.relpath(directory, linted).split(os.sep)
+    chosen, most = "", sum(imports.count(name) for name in names.values())
+    for start in range(len(parts) - 1, -1, -1):
+        if not parts[start].isidentifier():
+            break  # no import goes through it
+        prefix = ".".join(parts[start:]) + "."
+        named = sum(imports.count(prefix + name) for name in names.values())
+        if named and named >= most:
+            chosen, most = prefix, named
+    return {path: chosen + name for path, name in names.items()} if chosen else names
+
+
+class _ImportedNames:
+    """How often the absolute imports at the heads of the tree's files name each module (`from
+    a.b import c` names `a.b`, and `a.b.c`, which may be a module), read when first asked."""
+
+    def __init__(self, sources: Mapping[str, Union[str, bytes]]):
+        self._sources = sources
+        self._counts: Optional[Counter] = None
+
+    def count(self, name: str) -> int:
+        if self._counts is None:
+            self._counts = Counter()
+            for text in self._sources.values():
+                head = text[:_HEAD]
+                data = head if isinstance(head, bytes) else head.encode("utf-8", "surrogatepass")
+                for match in _IMPORTED.finditer(data):
+                    module, member, plain = match.groups()
+                    if plain:
+                        self._counts[plain.decode("ascii")] += 1
+                    else:
+                        self._counts[module.decode("ascii")] += 1
+                        self._counts[(module + b"." + member).decode("ascii")] += 1
+        return self._counts[name]
 
 
 def _renamed(names: Dict[str, str], prefix: str, package: str) -> Dict[str, str]:

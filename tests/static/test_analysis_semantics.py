@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 import jsonschema
+import pytest
 
 from fsdp_lint.engine.lint import LintOptions, lint_sources
 from fsdp_lint.frontends.output import sarif
@@ -674,3 +675,72 @@ def test_an_equality_test_of_an_attribute_takes_the_same_arm_in_every_function_t
     # the attribute of another object is another flag
     other = step.format(test="cfg.fsdp_version == 1").replace("clip(model, cfg)\n", "clip(model, cfg.eval)\n")
     assert _lint({"wrap.py": wrap, "step.py": other}) == [("step.py", 6, "FSD203")]
+
+
+DIT = SHARD + """
+import torch
+from torch import nn
+
+class DiT(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([nn.Linear(8, 8) for _ in range(4)])
+        self.logvar_linear = nn.Linear(8, 1)
+
+    def shard(self):
+        for block in self.blocks:
+            fully_shard(block)
+        ROOT
+"""
+# Each way a dict of models reaches the code that shards them: the line that does is marked.
+DICT_FORMS = {
+    "items() of a literal": """
+        for name, module in {"net": net, "ema": None}.items():
+            if module is not None:
+                module.shard()  # shards
+    """,
+    "values() of dict(...)": """
+        models = dict(net=net)
+        for module in models.values():
+            module.shard()  # shards
+    """,
+    "keys() and an item": """
+        models = {"net": net}
+        for name in models.keys():
+            models[name].shard()  # shards
+    """,
+    "the dict itself and an item": """
+        models = {"net": net}
+        for name in models:
+            models[name].shard()  # shards
+    """,
+    "a callee iterating items()": """
+        shard_all({"net": net})  # shards
+    """,
+    "a callee reading an entry": """
+        shard_net({"net": net})  # shards
+    """,
+}
+HELPERS = """
+def shard_all(models):
+    for name, module in models.items():
+        module.shard()
+
+def shard_net(models):
+    models["net"].shard()
+"""
+
+
+@pytest.mark.parametrize("form", sorted(DICT_FORMS))
+def test_a_dict_keeps_the_objects_it_holds_through_iteration_and_calls(form):
+    """Property 4: a dict with constant keys holds its objects, in its items, its values, its
+    entries by key, and in a callee it is passed to; iterating it runs each entry in turn."""
+    body = textwrap.indent(textwrap.dedent(DICT_FORMS[form]).strip("\n"), "    ")
+    train = "import torch\nfrom model import DiT\n" + HELPERS + "\ndef main(x):\n    net = DiT()\n" + body + (
+        "\n    optimizer = torch.optim.AdamW(net.parameters())\n    net(x).sum().backward()\n    optimizer.step()\n"
+    )
+    line = next(n for n, text in enumerate(train.splitlines(), start=1) if text.endswith("# shards"))
+    files = {"model.py": DIT.replace("ROOT", "pass"), "train.py": train}
+    assert _lint(files) == [("train.py", line, "FSD103")]
+    files["model.py"] = DIT.replace("ROOT", "fully_shard(self)")
+    assert _lint(files) == []

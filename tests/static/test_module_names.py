@@ -127,3 +127,40 @@ def test_scripts_that_share_a_name_stay_apart(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     found = _found([tmp_path / "trainer"])
     assert found == [(os.path.join("trainer", path), OPTIMIZER_LINE, "FSD202") for path in ("exp_a/train.py", "train.py")]
+
+
+@pytest.mark.parametrize(
+    "package_dir, package, extra",
+    [
+        # directories without `__init__.py` (PEP 420), imported from the checkout
+        ("trainer_lib", "trainer_lib", ()),
+        ("libs/trainer_lib", "libs.trainer_lib", ()),
+        # a regular package inside a namespace package
+        ("libs/trainer_lib", "libs.trainer_lib", ("libs/trainer_lib/__init__.py",)),
+        # a namespace package inside a regular one
+        ("pkg/trainer_lib", "pkg.trainer_lib", ("pkg/__init__.py",)),
+    ],
+)
+def test_namespace_packages_resolve_from_the_checkout(tmp_path, monkeypatch, package_dir, package, extra):
+    root = tmp_path / "trainer"
+    write_tree(root, {
+        f"{package_dir}/model.py": MODEL,
+        f"{package_dir}/parallel.py": PARALLEL,
+        "train.py": TRAIN.format(package=package),
+        **{path: "" for path in extra},
+    })
+    monkeypatch.chdir(tmp_path)
+    assert _found([root]) == [(os.path.join("trainer", "train.py"), OPTIMIZER_LINE, "FSD202")]
+
+
+def test_a_directory_no_import_names_from_above_keeps_its_scripts_names(tmp_path, monkeypatch):
+    """`python scripts/train.py` imports its neighbours by their own names: a directory that no
+    import reaches as a namespace package is the root of its files."""
+    write_tree(tmp_path / "trainer", {
+        "scripts/model.py": MODEL,
+        "scripts/parallel.py": PARALLEL,
+        "scripts/train.py": TRAIN.replace("{package}.", ""),
+        "README.py": "",
+    })
+    monkeypatch.chdir(tmp_path)
+    assert _found([tmp_path / "trainer"]) == [(os.path.join("trainer", "scripts", "train.py"), OPTIMIZER_LINE, "FSD202")]
