@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from fsdp_lint.analysis.context import creating_call
 from fsdp_lint.analysis.flow import Flow, ShardEvent
 from fsdp_lint.analysis.known_apis import PRETRAINED_MODEL
 from fsdp_lint.analysis.values import Obj
@@ -149,8 +150,11 @@ class UnshardedRoot(Rule):
 
     def _unsharded_owned(self, flow: Flow, whole: Obj, cls: str, events: List[ShardEvent]) -> Optional[List[str]]:
         # Code that receives the model may still shard it, unless training already started here.
-        if (whole.root in flow.escaped or whole.root in flow.stored) and flow.plan_final(whole) is None:
+        final = flow.plan_final(whole)
+        if (whole.root in flow.escaped or whole.root in flow.stored) and final is None:
             return None
+        if final is not None and {e.seq for e in events} == {final.seq} == {creating_call(whole.root[2])}:
+            return None  # built, sharded and made final by one call: decided, and reported, in there
         if flow.may_be_sharded(whole):  # it, or a module that holds it (its parameters are in that unit)
             return None
         if cls == PRETRAINED_MODEL:

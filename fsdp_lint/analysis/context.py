@@ -10,6 +10,7 @@ so the rules that need to know stay silent there.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
@@ -231,6 +232,16 @@ def _created(application: int, instance: int) -> int:
     callee = 2 * instance if instance >= 0 else -2 * instance - 1
     total = application + callee
     return -(total * (total + 1) // 2 + callee + 1)
+
+
+def creating_call(instance: int) -> Optional[int]:
+    """Where in the caller's walk the call that created an object of this instance ran (its
+    sequence number: `_created`'s application); None for an object the walk built itself."""
+    if instance >= 0:
+        return None
+    pair = -instance - 1
+    total = (math.isqrt(8 * pair + 1) - 1) // 2
+    return total - (pair - total * (total + 1) // 2)
 
 
 def relative_value(value: Value, base: Obj, param_root: Root, depth: int = 0) -> Optional[Value]:

@@ -744,3 +744,47 @@ def test_a_dict_keeps_the_objects_it_holds_through_iteration_and_calls(form):
     assert _lint(files) == [("train.py", line, "FSD103")]
     files["model.py"] = DIT.replace("ROOT", "fully_shard(self)")
     assert _lint(files) == []
+
+
+def test_an_object_a_call_builds_shards_and_makes_final_is_reported_once_in_there():
+    """Property 2: a finding inside a callee is reported once, at the callee's line. A setup
+    helper (or a constructor) that builds the model, shards only its blocks and builds the
+    optimizer decides FSD103 itself; its caller, which trains what it gets back, adds nothing."""
+    model = SHARD + """
+    import torch
+    from torch import nn
+
+    class LM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(8, 8) for _ in range(4)])
+            self.lm_head = nn.Linear(8, 32)
+
+    def shard_layers(model):
+        for layer in model.layers:
+            fully_shard(layer)
+
+    def setup():
+        model = LM()
+        shard_layers(model)
+        return model, torch.optim.AdamW(model.parameters())
+
+    class Trainer:
+        def __init__(self):
+            self.model = LM()
+            shard_layers(self.model)
+            self.optimizer = torch.optim.AdamW(self.model.parameters())
+    """
+    train = """
+    from model import Trainer, setup
+
+    def main(batches):
+        model, optimizer = setup()
+        trainer = Trainer()
+        for batch in batches:
+            model(batch).sum().backward()
+            optimizer.step()
+            trainer.model(batch).sum().backward()
+            trainer.optimizer.step()
+    """
+    assert _lint({"model.py": model, "train.py": train}) == [("model.py", 18, "FSD103"), ("model.py", 24, "FSD103")]
