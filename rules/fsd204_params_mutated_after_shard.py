@@ -16,32 +16,46 @@ CASTING_METHODS = frozenset({"half", "bfloat16", "float", "double"})
 
 
 class ParamsMutatedAfterShard(Rule):
-    """Parameters of a sharded module cast, replaced or re-pointed after `fully_shard`.
+    """Parameters of a sharded module cast once it ran a forward, or replaced after `fully_shard`.
 
     ## What it does
-    Reports, after `fully_shard` of a module: `model.to(torch.bfloat16)` (any dtype cast, also
-    `.half()`, `.float()`, `.bfloat16()`, `.double()`), `param.data = ...` on a parameter of the
-    module, and a new `nn.Parameter` assigned to it (`m.weight = nn.Parameter(...)`,
-    `setattr(m, name, nn.Parameter(...))`, `m.register_parameter(name, ...)`).
-    `model.to(device)` and `model.to_empty(device=...)` are fine and not reported.
+    Reports a dtype cast of a sharded module (`model.to(torch.bfloat16)`, `.to(dtype=...)`,
+    `.half()`, `.float()`, `.bfloat16()`, `.double()`, also of a module inside it) made after the
+    module, one around it or one inside it ran a forward since `fully_shard`; and, at any point
+    after `fully_shard`, `param.data = ...` on one of its parameters and a new `nn.Parameter`
+    assigned to it (`m.weight = nn.Parameter(...)`, `setattr(m, name, nn.Parameter(...))`,
+    `m.register_parameter(name, ...)`). A cast between `fully_shard` and the first forward is
+    not reported, nor are `model.to(device)` and `model.to_empty(device=...)`. Where the forward
+    ran in a caller (a helper that casts, called after a training step), the finding is made in
+    that call's context; where no caller in the tree is known, the rule stays silent.
 
     ## Why is this bad?
-    `fully_shard` records every parameter it manages, with its dtype, and keeps its own sharded
-    DTensor copy of each. A dtype cast or a `.data` swap afterwards changes tensors behind FSDP's
-    back: the next all-gather uses stale metadata (crashes deep in `foreach_all_gather`), or the
-    cast is silently lost and the master weights stay in the old precision. A newly assigned
-    `nn.Parameter` is not managed at all: it is never sharded and its gradient never reduced.
+    `fully_shard` keeps its own sharded DTensor for each parameter it manages. Until the first
+    forward, FSDP's lazy initialisation adopts the parameters as they are then, dtype included:
+    on torch 2.13 a cast made there trains exactly as the same cast made before `fully_shard`.
+    After the first forward the record is fixed: a dtype cast makes the next all-gather fail
+    (`RuntimeError: Expected out tensor to have dtype c10::BFloat16, but got float instead`),
+    or, with a `MixedPrecisionPolicy`, the gradient's reduce-scatter (`attempting to assign a
+    gradient with dtype 'float' to a tensor with grad_dtype 'BFloat16'`). `param.data = ...` is
+    silently lost before and after the first forward (training goes on with the old values), or,
+    as a cast (`p.data = p.data.to(torch.bfloat16)`), makes the forward fail with mixed dtypes.
+    A new `nn.Parameter` under a new name is never managed: it is not sharded and its gradient is
+    never reduced, so the ranks' copies drift apart; one that replaces a managed parameter makes
+    the lazy initialisation fail (`'Parameter' object has no attribute '_local_tensor'`), or,
+    after the first forward, is silently overwritten by FSDP's own copy.
 
     ## Example
     ```python
     fully_shard(model)
+    train_step(model, batch)
     model.to(torch.bfloat16)
     ```
 
     Use instead:
     ```python
-    model.to(torch.bfloat16)            # cast or replace before sharding
     fully_shard(model)
+    model.to(torch.bfloat16)            # cast before sharding, or before the first forward
+    train_step(model, batch)
     # or keep fp32 master weights and compute in bf16:
     fully_shard(model, mp_policy=MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32))
     ```
@@ -50,8 +64,11 @@ class ParamsMutatedAfterShard(Rule):
     code = "FSD204"
     name = "params-mutated-after-shard"
     severity = "error"
-    message = "{what} after `fully_shard` changes parameters that FSDP already manages on `{target}`"
-    help = "cast or replace parameters before fully_shard; for compute precision use MixedPrecisionPolicy"
+    message = "{what} after `fully_shard`{when} changes parameters that FSDP already manages on `{target}`"
+    help = (
+        "cast before the first forward (or before fully_shard), replace parameters before fully_shard; "
+        "for compute precision use MixedPrecisionPolicy"
+    )
 
     VALID = [
         Valid(
@@ -74,6 +91,33 @@ class ParamsMutatedAfterShard(Rule):
             other.half()
             """
         ),
+        Valid(
+            {
+                "setup.py": """
+                    import torch
+                    from torch.distributed.fsdp import fully_shard
+
+                    def setup(model, param_dtype):
+                        for block in model.layers:
+                            fully_shard(block)
+                        fully_shard(model)
+                        model.to(param_dtype)      # before the first forward: the lazy init adopts it
+                        model.output.float()
+                        return model
+                    """,
+                "train.py": """
+                    import torch
+                    from setup import setup
+
+                    def main(loader):
+                        model = setup(Transformer(), torch.bfloat16)
+                        optimizer = torch.optim.AdamW(model.parameters())
+                        for batch in loader:
+                            model(batch).sum().backward()
+                            optimizer.step()
+                    """,
+            }
+        ),
     ]
     INVALID = [
         Invalid(
@@ -82,17 +126,18 @@ class ParamsMutatedAfterShard(Rule):
             from torch import nn
             from torch.distributed.fsdp import fully_shard
 
-            def build(model, dtype):
+            def build(model, dtype, batch):
                 for block in model.layers:
                     fully_shard(block)
                 fully_shard(model)
-                model.to(torch.bfloat16)                                   # expect: FSD204
-                model.to("cuda", dtype=dtype)                              # expect: FSD204
-                model.layers[0].half()                                     # expect: FSD204
                 for name, param in model.named_parameters():
                     param.data = param.data.to(torch.float32)             # expect: FSD204
                 model.scale = nn.Parameter(torch.ones(1))                  # expect: FSD204
                 setattr(model.head, "bias", nn.Parameter(torch.zeros(8)))  # expect: FSD204
+                model(batch).sum().backward()
+                model.to(torch.bfloat16)                                   # expect: FSD204
+                model.to("cuda", dtype=dtype)                              # expect: FSD204
+                model.layers[0].half()                                     # expect: FSD204
             """
         ),
         Invalid(
@@ -110,8 +155,15 @@ class ParamsMutatedAfterShard(Rule):
                     import torch
                     from sharding import apply_fsdp
 
+                    def train_step(model, batch):
+                        model(batch).sum().backward()
+
+                    def to_bf16(model):
+                        model.bfloat16()                                        # expect: FSD204
+
                     model = apply_fsdp(Transformer())
-                    model.bfloat16()                                            # expect: FSD204
+                    train_step(model, torch.ones(1))
+                    to_bf16(model)
                     """,
             }
         ),
@@ -129,11 +181,13 @@ class ParamsMutatedAfterShard(Rule):
         receiver = flow.sharded_object(func.expr)
         if receiver is None:
             return
-        what = _cast(node, func.attrname, flow)
-        if what is None and func.attrname == "register_parameter" and len(node.args) == 2 and _is_parameter(node.args[1], flow):
-            what = "`register_parameter`"
-        if what is not None:
-            self._report(node, what, receiver)
+        cast = _cast(node, func.attrname, flow)
+        if cast is not None:
+            # until the first forward, FSDP's lazy initialisation adopts the cast parameters
+            if flow.ran_forward(receiver) is not None:
+                self._report(node, cast, receiver, " and a forward")
+        elif func.attrname == "register_parameter" and len(node.args) == 2 and _is_parameter(node.args[1], flow):
+            self._report(node, "`register_parameter`", receiver)
 
     def on_function_end(self, flow: Flow) -> None:
         for assignment in flow.attr_assignments:
@@ -145,8 +199,8 @@ class ParamsMutatedAfterShard(Rule):
                 if flow.may_be_sharded(owner, before=assignment.seq):
                     self._report(assignment.node, f"assigning a new `nn.Parameter` to `.{assignment.attr}`", owner)
 
-    def _report(self, node: nodes.NodeNG, what: str, target: Obj) -> None:
-        self.report(node, self.message.format(what=what, target=target.display))
+    def _report(self, node: nodes.NodeNG, what: str, target: Obj, when: str = "") -> None:
+        self.report(node, self.message.format(what=what, when=when, target=target.display))
 
 
 def _cast(node: nodes.Call, method: str, flow: Flow) -> Optional[str]:

@@ -67,6 +67,9 @@ class ObjectFacts:
     # the flags every run that sharded a path fixed, as attributes of the callee's parameters:
     # `(("model",), {("self", ("world_mesh",), (), True)})` (`fsdp_lint.analysis.flags`)
     conditions: Tuple[Tuple[AttrPath, "FlagConditions"], ...] = ()
+    # the paths (`()` for the object, or a module around or inside it) that ran a forward after
+    # their sharding: FSDP's lazy initialisation is over for them (`Flow.ran_forward`)
+    forwarded: FrozenSet[AttrPath] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,7 @@ class Summary:
     deferred: FrozenSet[str] = frozenset()  # modules it or its callees called into unentered (`Project.enter`)
     handoffs: List[Tuple[str, Optimizer]] = field(default_factory=list)  # optimizers it or its callees passed to a call, by the call's name
     rebuilds: List[Rebuild] = field(default_factory=list)  # optimizers' param groups it (or a callee) rebuilt
+    forwards: List[Tuple[Obj, bool]] = field(default_factory=list)  # modules it (or a callee) ran, and whether after a shard
     # A `@contextmanager` generator: what runs after its `yield`, which a `with` applies when its
     # block ends (the fields above are what runs before, at the `with`).
     exit: Optional["Summary"] = None
@@ -155,7 +159,7 @@ class Summary:
             frozenset(self.escaped), _shape(self.returns), tuple((o, _shape(v)) for o, v in self.attr_writes),
             frozenset(self.meta_states.items()), tuple(_shape(o) for o in self.optimizers),
             tuple((_shape(r.target), r.over) for r in self.rebuilds), self.exit.signature() if self.exit else None,
-            tuple((name, _shape(o)) for name, o in self.handoffs),
+            tuple((name, _shape(o)) for name, o in self.handoffs), tuple(self.forwards),
         )
 
 

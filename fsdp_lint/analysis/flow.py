@@ -233,6 +233,10 @@ class Flow:
             isinstance(o, Optimizer) or isinstance(o, Obj) and (not self.is_local(o.root) or o.root in reachable)
             for o in options_of(r.target)
         )]  # of an optimizer the caller can reach
+        whole.forwards = list(dict.fromkeys(
+            (called, self._forward_after_shard(called, at)) for at, called in self.forwards
+            if at.seq >= 0 and (not self.is_local(called.root) or called.root in reachable)
+        ))  # of a module the caller can reach
         if self.yields and self._is_context_manager():
             return self._split_at_yield(whole, rebuilds)
         return replace(whole, rebuilds=_latest(rebuilds))
@@ -410,6 +414,27 @@ class Flow:
         points += [point for point, called in self.forwards if self.contains(called, obj) or self.contains(obj, called)]
         return min(points, default=None)
 
+    def ran_forward(self, obj: Obj, point: Optional[Point] = None) -> Optional[Point]:
+        """The first forward before `point` (default: here), on a path to it, of `obj`, a module
+        around it or one inside it, made after one of them was sharded: from there on FSDP's lazy
+        initialisation is over, and it no longer adopts the parameters as they are (a dtype
+        cast then breaks the next all-gather, torch 2.13)."""
+        point = point or self.point()
+        for at, called in self.forwards:
+            if self.happens_before(at, point) and (self.contains(called, obj) or self.contains(obj, called)) and (
+                self._forward_after_shard(called, at) or self.sharded_here(obj, before=at) is not None
+            ):
+                return at
+        return None
+
+    def _forward_after_shard(self, called: Obj, at: Point) -> bool:
+        """Whether the forward of `called` at `at` ran after `called`, a module around it or one
+        inside it was sharded (one a caller made is known to have: `ObjectFacts.forwarded`)."""
+        return at.seq < 0 or any(
+            self.happens_before(Point(e.seq, e.path), at) and (self.contains(e.target, called) or self.contains(called, e.target))
+            for e in self.events
+        )
+
     def handed_to(self, optimizer: Optimizer, names: FrozenSet[str]) -> bool:
         """Whether this walk (or a function it called) passes the optimizer built at
         `optimizer.node` to a call of one of these names (a framework call that rebuilds it)."""
@@ -519,6 +544,8 @@ class Flow:
             self.meta_steps.append((Point(-1, EMPTY), root, facts.meta))
         if facts.cls:
             self.classes[root] = facts.cls
+        for attrs in sorted(facts.forwarded):
+            self.forwards.append((Point(-1, EMPTY), Obj(root, attrs)))
         for attrs, value in facts.attrs:
             self.attr_env[(root, attrs)] = value
             self._adopted[(root, attrs)] = value
@@ -1105,8 +1132,8 @@ class Flow:
                 return self._apply_summary(node, target, None, list(func_value.args) + args, merged)
         if isinstance(func_value, ClassRef):
             return self._construct(node, func_value.qname, args, keywords)
-        if isinstance(func_value, Obj) and not self.canonical(func_value).attrs:
-            self.forwards.append((self.point(), self.canonical(func_value)))
+        if isinstance(func_value, Obj) and self._is_module_call(self.canonical(func_value)):
+            self.forwards.append((Point(self._tick(), self.path), self.canonical(func_value)))  # an event: what follows comes after it
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
@@ -1212,6 +1239,15 @@ class Flow:
             else:
                 answers.add(None)
         return Constant(answers.pop()) if len(answers) == 1 and None not in answers else UNKNOWN
+
+    def _is_module_call(self, called: Obj) -> bool:
+        """Whether calling `called` runs an object's forward: an object itself, or one an
+        attribute holds (`self.model(batch)`: stored there, or sharded, itself or inside), not a
+        method (`model.generate(...)`)."""
+        return (
+            not called.attrs or any(isinstance(o, Obj) for o in options_of(self.attr_env.get((called.root, called.attrs), UNKNOWN)))
+            or any(e.target.root == called.root and e.target.attrs[: len(called.attrs)] == called.attrs for e in self.events)
+        )  # by name, not `contains`: a wildcard (`model.*` sharded) matches any method
 
     def _alternatives(self, node: nodes.NodeNG, calls) -> Value:
         """A call on one of several values (an `Either`): each option runs from the same state,
@@ -1375,7 +1411,8 @@ class Flow:
             if isinstance(value, Obj):
                 reads = class_values.self_reads(self.project, func) if is_instance_method(func) and name == _first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
-                params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound))))
+                forwarded = self._forwarded_in(self.canonical(value)) if facts.sharded else frozenset()
+                params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound), forwarded=forwarded)))
                 if origin is not None:
                     origins[name] = origin
             elif self._passes(value, live):
@@ -1493,6 +1530,20 @@ class Flow:
         conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
         return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs), conditions), origin
 
+    def _forwarded_in(self, base: Obj) -> FrozenSet[AttrPath]:
+        """The paths of `base` (`()` for it or a module around it) that ran a forward after
+        their sharding on a path to here, as `ObjectFacts.forwarded` hands them on."""
+        here = self.point()
+        found: Set[AttrPath] = set()
+        for at, called in self.forwards:
+            if self.happens_before(at, here) and self._forward_after_shard(called, at):
+                for name in self.names_of(called):
+                    if path_covers(base, name):
+                        found.add(name.attrs[len(base.attrs):])
+                    elif path_covers(name, base):
+                        found.add(())
+        return frozenset(found)
+
     def _informative(self, value: Value) -> bool:
         """Whether a stored value tells a callee more than the bare attribute would: an object of
         known class, on the meta device or built elsewhere, an optimizer, a sharding function...
@@ -1566,6 +1617,12 @@ class Flow:
                 self.events.append(ShardEvent(
                     self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=path, inner=(event.seq,) + event.inner,
                 ))
+        initialised: Optional[Point] = None  # after the call's shard events: its forwards that followed one
+        for called, after_shard in summary.forwards:
+            if after_shard and initialised is None:
+                initialised = Point(self._tick(), self.path)
+            for target in mapper.objs(called):
+                self.forwards.append((initialised if after_shard else Point(seq, self.path), self.canonical(target)))
         for event in summary.replacements:
             for target in mapper.objs(event.target):
                 self.replacements.append(ShardEvent(self.canonical(target), node, seq, path=self.path, inner=(event.seq,) + event.inner))

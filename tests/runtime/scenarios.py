@@ -427,7 +427,7 @@ def clean_recast_before_first_forward(rank: int, tmp: str) -> List[float]:
     they are then, dtype included (torch 2.13), and training matches an unsharded model cast the
     same way."""
     model, reference = build(), build(shard=False)
-    model.to(torch.float64)  # noqa: FSD204 (re-adopted before the first forward)
+    model.to(torch.float64)  # before the first forward: the lazy init adopts it
     reference.to(torch.float64)
     for net in (model, reference):
         optimizer = torch.optim.SGD(net.parameters(), lr=0.1)

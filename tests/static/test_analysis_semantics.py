@@ -137,16 +137,17 @@ def test_a_closure_runs_where_it_is_called_with_the_variables_it_reads():
     direct = SHARD + """
     from typing import cast
 
-    def to_fsdp2(module, mesh):
+    def to_fsdp2(module, mesh, batch):
         def wrap(m, reshard_after_forward=None):
             fully_shard(m, mesh=mesh, reshard_after_forward=reshard_after_forward)
             return cast(object, m)
 
         module = wrap(module, reshard_after_forward=False)
+        module(batch)
         module.half()
         return module
     """
-    assert _lint({"f.py": direct}) == [("f.py", 11, "FSD204")]
+    assert _lint({"f.py": direct}) == [("f.py", 12, "FSD204")]
     captured = SHARD + """
     def setup(model, mesh):
         def shard_blocks():
@@ -166,16 +167,17 @@ def test_a_closure_runs_where_it_is_called_with_the_variables_it_reads():
             wrapper(layer)
         return model
 
-    def to_fsdp2(module, mesh):
+    def to_fsdp2(module, mesh, batch):
         def wrap(m):
             fully_shard(m, mesh=mesh)
             return m
 
         module = layerwise(module, wrap)
+        module(batch)
         module.layers[0].half()
         return module
     """
-    assert _lint({"f.py": handed}) == [("f.py", 14, "FSD204")]
+    assert _lint({"f.py": handed}) == [("f.py", 15, "FSD204")]
 
 
 def test_a_flag_the_caller_passes_as_a_constant_takes_one_arm():

@@ -3,6 +3,7 @@ import argparse
 import torch
 import torch.distributed as dist
 
+from checks import dry_run
 from dist_utils import init_distributed
 from model import Transformer
 from parallel import apply_fsdp
@@ -22,6 +23,7 @@ def setup(args):
         apply_fsdp(model, mesh, param_dtype=torch.bfloat16 if args.bf16 else torch.float32)
     else:
         model.to("cuda")
+    dry_run(model)
     if args.bf16:
         model.to(torch.bfloat16)  # expect: FSD204
     return model

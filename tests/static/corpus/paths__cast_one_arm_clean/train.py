@@ -3,6 +3,7 @@ import argparse
 import torch
 import torch.distributed as dist
 
+from checks import dry_run
 from dist_utils import init_distributed
 from model import Transformer
 from parallel import apply_fsdp
@@ -20,8 +21,10 @@ def setup(args):
     model = Transformer(50257, 768, 12)
     if dist.get_world_size() > 1:
         apply_fsdp(model, mesh, param_dtype=torch.bfloat16 if args.bf16 else torch.float32)
+        dry_run(model)
     else:
         model.to("cuda")
+        dry_run(model)
         if args.bf16:
             model.to(torch.bfloat16)
     return model
