@@ -58,20 +58,23 @@ def linters(specs: Sequence[str]) -> List[Tuple[str, List[str]]]:
 
 
 def measure_round(
-    tree: str, lint: List[Tuple[str, List[str]]], ruff: List[str], workdir: str, sample: bool, edited: Optional[str]
+    tree: str, lint: List[Tuple[str, List[str]]], ruff: List[str], workdir: str, sample: bool, edited: Optional[str],
+    warm_only: bool = False,
 ) -> Dict[str, Measure]:
-    """One round on one tree. The warm and edit runs' findings must equal the cold run's: a cache
-    that answers differently is not fast, it is wrong."""
+    """One round on one tree. The warm and edit runs' findings must equal the cold run's (with
+    `warm_only`, which runs no cold run and no edit, the fill's): a cache that answers
+    differently is not fast, it is wrong."""
     measured = {"ruff": run("ruff", ruff + [tree], workdir, sample)}
     for label, command in lint:
         base = command + [tree, "--isolated", "--format", "json"]
         cache = tempfile.mkdtemp(prefix="cache-", dir=workdir)
-        for kind, extra in ((COLD, ["--no-cache"]), (FILL, ["--cache-dir", cache]), (WARM, ["--cache-dir", cache])):
+        kinds = [] if warm_only else [(COLD, ["--no-cache"])]
+        for kind, extra in kinds + [(FILL, ["--cache-dir", cache]), (WARM, ["--cache-dir", cache])]:
             measured[f"{label} {kind}"] = run(f"{label} {kind} {tree}", base + extra, workdir, sample)
-        if edited is not None:
+        if edited is not None and not warm_only:
             with appended(os.path.join(tree, edited), EDIT_TEXT):
                 measured[f"{label} {EDIT}"] = run(f"{label} {EDIT} {tree}", base + ["--cache-dir", cache], workdir, sample)
-        cold = findings(measured[f"{label} {COLD}"])
+        cold = findings(measured[f"{label} {FILL if warm_only else COLD}"])
         for kind in (FILL, WARM, EDIT):
             if f"{label} {kind}" in measured and findings(measured[f"{label} {kind}"]) != cold:
                 raise SystemExit(f"{label} on {tree}: the {kind} run's findings differ from the cold run's")
@@ -124,6 +127,7 @@ def main(argv: Sequence[str] = ()) -> int:
         "--edit", action="append", default=[], metavar="NAME=PATH",
         help="the file of tree NAME (its directory's name) that the edit scenario appends to, relative to the tree",
     )
+    parser.add_argument("--warm-only", action="store_true", help="time only the warm runs (and ruff): no cold run, no edit")
     args = parser.parse_args(list(argv) or None)
     ruff = shutil.which("ruff")
     if ruff is None:
@@ -139,7 +143,7 @@ def main(argv: Sequence[str] = ()) -> int:
     try:
         for attempt in range(args.repeat + 1):  # the last round samples memory
             for tree in trees:
-                measured = measure_round(tree, lint, ruff_command, workdir, attempt == args.repeat, edited[tree])
+                measured = measure_round(tree, lint, ruff_command, workdir, attempt == args.repeat, edited[tree], args.warm_only)
                 if attempt < args.repeat:
                     times[tree].append(measured)
                 else:
@@ -154,11 +158,12 @@ def main(argv: Sequence[str] = ()) -> int:
     )
     for tree in trees:
         median = {name: statistics.median(r[name].wall for r in times[tree]) for name in times[tree][0]}
-        head = f"{os.path.basename(tree):<14} {python_files(tree):>5} {median['ruff']:>7.2f}"
+        head = f"{os.path.basename(tree):<14} {python_files(tree):>5} {median['ruff']:>7.3f}"
         for label, _ in lint:
-            cold, warm = median[f"{label} {COLD}"], median[f"{label} {WARM}"]
+            cold, warm = median.get(f"{label} {COLD}"), median[f"{label} {WARM}"]
             peak = max(m.peak_mb for kind, m in memory[tree].items() if kind.startswith(f"{label} "))
-            count = len(findings(times[tree][0][f"{label} {COLD}"]))
+            count = len(findings(times[tree][0][f"{label} {WARM}"]))
+            cold_columns = f"{cold:>7.2f} {cold / median['ruff']:>6.1f}" if cold is not None else f"{'-':>7} {'-':>6}"
             edit = median.get(f"{label} {EDIT}")
             edit_columns = f"{edit:>7.2f} {edit / median['ruff']:>5.1f}" if edit is not None else f"{'-':>7} {'-':>5}"
             rss = "/".join(
@@ -166,7 +171,7 @@ def main(argv: Sequence[str] = ()) -> int:
                 for kind in (COLD, WARM, EDIT)
             )
             print(
-                f"{head} {label:<10} {cold:>7.2f} {cold / median['ruff']:>6.1f} {warm:>7.2f}"
+                f"{head} {label:<10} {cold_columns} {warm:>7.3f}"
                 f" {warm / median['ruff']:>5.1f} {peak:>7.0f} {count:>8} {edit_columns} {rss:>14}"
             )
             head = " " * len(head)
