@@ -1638,6 +1638,7 @@ class Flow:
                     self._attr_version += 1
                     self._stored_at[(target.root, target.attrs)] = seq
                     self._learn_classes(stored)
+                    self._store(stored)  # held by an object of this walk, as `x.a = obj` here holds it
         for root, state in summary.meta_states.items():
             built = root != summary.self_root and root not in summary.param_roots.values()  # on meta by the call
             if not built and root not in by_root:
