@@ -790,3 +790,31 @@ def test_an_object_a_call_builds_shards_and_makes_final_is_reported_once_in_ther
             trainer.optimizer.step()
     """
     assert _lint({"model.py": model, "train.py": train}) == [("model.py", 18, "FSD103"), ("model.py", 24, "FSD103")]
+
+
+def test_an_object_a_constructor_stores_is_final_only_where_the_driver_makes_it_so():
+    """`Trainer()` builds a model, shards its blocks and keeps it on `self`: the caller holds it
+    through the trainer, so code elsewhere may still shard the root, until an optimizer over it
+    (built in a later method the caller runs, `trainer.train()`, a method of the tree with a
+    torch API's name) makes the plan final there."""
+    trainer = SHARD + """
+    import torch
+
+    class LM(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = torch.nn.ModuleList([torch.nn.Linear(4, 4) for _ in range(2)])
+            self.head = torch.nn.Linear(4, 4)
+
+    class Trainer:
+        def __init__(self):
+            self.model = LM()
+            for layer in self.model.layers:
+                fully_shard(layer)
+
+        def train(self):
+            optimizer = torch.optim.AdamW(self.model.parameters())
+            optimizer.step()
+    """
+    assert _lint({"trainer.py": trainer, "main.py": "from trainer import Trainer\ntrainer = Trainer()\n"}) == []
+    assert _lint({"trainer.py": trainer, "main.py": "from trainer import Trainer\ntrainer = Trainer()\ntrainer.train()\n"}) == [("main.py", 2, "FSD103")]
