@@ -105,6 +105,20 @@ def is_instance(project: "Project", cls: Optional[nodes.ClassDef], tested: List[
     return None if outside else False
 
 
+def never_binds(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:
+    """Whether an object of `cls` has no attribute `attr` unless code outside its classes sets
+    one: its whole hierarchy is in the tree, and none of its classes binds the name (a method, a
+    class attribute, `self.attr = ...` in a method) or computes attributes (`__getattr__`)."""
+    memo = _memo(project)
+    key = ("binds", id(cls), attr)
+    if key not in memo:
+        memo[key] = not _outside_bases(project, cls) and not any(
+            attr in klass.locals or attr in klass.instance_attrs or "__getattr__" in klass.locals or "__getattribute__" in klass.locals
+            for klass in _classes(project, cls)
+        )
+    return memo[key]  # type: ignore[return-value]
+
+
 def record_defaults(project: "Project", cls: nodes.ClassDef) -> Dict[str, Constant]:
     """The fields of a dataclass (or NamedTuple) of the tree whose default is `None`, `True` or
     `False`, with that value: what its generated `__init__` assigns when no argument is given."""

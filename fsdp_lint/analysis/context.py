@@ -67,6 +67,9 @@ class ObjectFacts:
     # the flags every run that sharded a path fixed, as attributes of the callee's parameters:
     # `(("model",), {("self", ("world_mesh",), (), True)})` (`fsdp_lint.analysis.flags`)
     conditions: Tuple[Tuple[AttrPath, "FlagConditions"], ...] = ()
+    # the sharded paths that every run to the call passed `fully_shard` of itself: `FSDPModule`s
+    # there (`isinstance(model, FSDPModule)` is true), where the others only may be
+    certain: FrozenSet[AttrPath] = frozenset()
     # the paths (`()` for the object, or a module around or inside it) that ran a forward after
     # their sharding: FSDP's lazy initialisation is over for them (`Flow.ran_forward`)
     forwarded: FrozenSet[AttrPath] = frozenset()

@@ -190,6 +190,7 @@ class Flow:
         self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
         self.known_params: Set[Root] = set()  # parameters the calling context says something about
+        self._certain: Set[Tuple[Root, AttrPath]] = set()  # sharded on every run to the call (`ObjectFacts.certain`)
         if isinstance(scope, nodes.FunctionDef):
             self._bind_parameters(scope)
         self._inherit_globals()
@@ -538,6 +539,8 @@ class Flow:
             above = attrs == ABOVE
             path = _condition_path(self.scope, conditions.get(attrs, frozenset()))
             self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above, path=path))
+            if attrs in facts.certain:
+                self._certain.add((root, attrs))
         if facts.meta:
             self.meta_roots.add(root)
         if facts.meta > MetaState.META:
@@ -606,19 +609,7 @@ class Flow:
             owner = self._eval(target.expr)
             assigned = target.parent.value if isinstance(target.parent, (nodes.Assign, nodes.AnnAssign)) else None
             self.attr_assignments.append(AttrAssignment(target, owner, target.attrname, value, assigned, self._seq + 1, self.path))
-            self._store(value)
-            self._bump(paths.attribute_chain(target))
-            if target.attrname == "param_groups":
-                self._rebuilt(owner)  # `optimizer.param_groups = [...]`
-            if isinstance(owner, Obj):
-                value = self._materialise(value, f"{owner.display}.{target.attrname}")
-                if assigned is not None and known_apis.is_parameter_call(assigned, self.qualified_name):
-                    self._replaced(owner, target)
-                self.attr_env[(owner.root, owner.attrs + (target.attrname,))] = value
-                self._attr_version += 1
-                self._stored_at[(owner.root, owner.attrs + (target.attrname,))] = self._seq + 1
-                if owner.root == self.self_root or not self.is_local(owner.root):
-                    self.project.add_attr_value(owner.root, owner.attrs + (target.attrname,), value)
+            self._set_attribute(owner, target.attrname, value, target, assigned, paths.attribute_chain(target))
         elif isinstance(target, nodes.Subscript):
             self._store(value)
             self._eval(target.slice)
@@ -639,6 +630,25 @@ class Flow:
                     self.env[target.value.name] = UNKNOWN
         elif isinstance(target, nodes.Starred):
             self._bind(target.value, UNKNOWN)
+
+    def _set_attribute(
+        self, owner: Value, attr: str, value: Value, node: nodes.NodeNG, assigned: Optional[nodes.NodeNG], chain: Optional[str],
+    ) -> None:
+        """`owner.attr = value` at `node` (also `setattr(owner, "attr", value)`); `assigned` is
+        the expression assigned, `chain` the text of the attribute (`self.model`) where it is one."""
+        self._store(value)
+        self._bump(chain)
+        if attr == "param_groups":
+            self._rebuilt(owner)  # `optimizer.param_groups = [...]`
+        if isinstance(owner, Obj):
+            value = self._materialise(value, f"{owner.display}.{attr}")
+            if assigned is not None and known_apis.is_parameter_call(assigned, self.qualified_name):
+                self._replaced(owner, node)
+            self.attr_env[(owner.root, owner.attrs + (attr,))] = value
+            self._attr_version += 1
+            self._stored_at[(owner.root, owner.attrs + (attr,))] = self._seq + 1
+            if owner.root == self.self_root or not self.is_local(owner.root):
+                self.project.add_attr_value(owner.root, owner.attrs + (attr,), value)
 
     def _store(self, value: Value) -> None:
         for obj in objects_in(value):
@@ -706,10 +716,11 @@ class Flow:
         """Walk one arm from `start`; its end state, or None when it cannot fall through."""
         self._restore(start)
         self.path = self.path | outcome
-        self._block(body)
+        if not self._block(body):
+            return None  # an `if` this walk decides left it (`_statement`)
         if not _leaves(body):
             return self._snapshot()
-        if isinstance(body[-1], (nodes.Return, nodes.Raise)):
+        if _returns_or_raises(body):
             self._left.append(self.path)  # no run on this path gets past the function's later joins
         return None
 
@@ -718,7 +729,47 @@ class Flow:
         attribute of an object that the outcome fixes (`if not model.tie:`)."""
         own = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
         fixed = [paths.flag(subject.root, subject.attrs, value, tested) for subject, tested, value in test_flags(test, taken, self._flag_subject)]
+        sharding = self._sharding_literal(test)
+        if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
+            fixed.append(sharding if taken else (sharding[0], not sharding[1]))
         return frozenset([own, *fixed])
+
+    def _sharding_literal(self, test: nodes.NodeNG) -> Optional[paths.Literal]:
+        """For a test `isinstance(x, FSDPModule)` (or `not` it) that this walk does not decide:
+        the one branch outcome on the way here that decides whether x is sharded (`if shard:
+        fully_shard(model)` before it), so that its arms take that outcome and its opposite; None
+        where no single outcome does (x of unknown origin, or sharded under several)."""
+        negated = False
+        while isinstance(test, nodes.UnaryOp) and test.op == "not":
+            test, negated = test.operand, not negated
+        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
+            return None
+        if not _is_builtin(self.project.binding(test.func)):
+            return None
+        classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
+        if not all(self.qualified_name(c) in known_apis.FSDP2_MODULES for c in classes) or isinstance(self.value(test), Constant):
+            return None
+        options = options_of(self.value(test.args[0]))
+        if len(options) != 1 or not isinstance(options[0], Obj) or not self._known_module(options[0]):
+            return None
+        names = self.names_of(options[0])
+        here = self.point()
+        found: Optional[paths.Literal] = None
+        sure = False
+        for event in self.events:
+            target = event.target
+            if event.above or not any(len(name.attrs) == len(target.attrs) and path_covers(target, name) for name in names):
+                continue
+            if not self.happens_before(Point(event.seq, event.path), here):
+                continue
+            extra = event.path - self.path
+            if len(extra) != 1 or found not in (None, *extra) or next(iter(extra))[0][0] not in ("bool", "eq", "flag"):
+                return None
+            found = next(iter(extra))
+            sure = sure or WILDCARD not in target.attrs and any(n.root == target.root and n.attrs == target.attrs for n in names) and self._on_every_run(event, test, extra)
+        if found is None or not sure:
+            return None
+        return (found[0], not found[1]) if negated else found
 
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
         """The attribute of an object that a test reads (`model.tie`, `self.mesh`), by
@@ -737,10 +788,16 @@ class Flow:
         where none did."""
         return paths.flag_value(path, flag.root, flag.attrs, test)
 
-    def _block(self, statements: List[nodes.NodeNG]) -> None:
+    def _block(self, statements: List[nodes.NodeNG]) -> bool:
+        """Walk statements in order; False where one of them never falls through because this
+        walk decides its test (`if isinstance(model, FSDPModule): return model` with the model
+        sharded): the rest is not walked, no run reaches it."""
         guards = 0
+        through = True
         for statement in statements:
-            self._statement(statement)
+            if not self._statement(statement):
+                through = False
+                break
             if isinstance(statement, nodes.If) and _leaves(statement.body) and not statement.orelse:
                 if _returns(statement.body) and not isinstance(self.value(statement.test), Constant):
                     # `if test: return` - the rest of the block runs only where `test` is false.
@@ -748,10 +805,13 @@ class Flow:
                     guards += 1
         if guards:
             del self.conditions[-guards:]
+        return through
 
-    def _statement(self, node: nodes.NodeNG) -> None:
+    def _statement(self, node: nodes.NodeNG) -> bool:
+        """Walk one statement; False only for an `if` whose test this walk decides, taking an
+        arm that never falls through."""
         if isinstance(node, (nodes.FunctionDef, nodes.ClassDef, nodes.Import, nodes.ImportFrom)):
-            return
+            return True
         if isinstance(node, nodes.Assign):
             value = self._eval(node.value)
             for target in node.targets:
@@ -773,13 +833,19 @@ class Flow:
             tested = self._eval(node.test)
             if isinstance(tested, Constant):
                 # a flag this context fixes (`if rank0:` with `rank0=True` passed): one arm runs
-                self._block(node.body if tested.value else node.orelse)
-                return
+                taken = node.body if tested.value else node.orelse
+                through = self._block(taken)
+                if through and not _leaves(taken):
+                    return True
+                if through and _returns_or_raises(taken):
+                    self._left.append(self.path)  # as `_arm` notes an arm that leaves
+                return False  # the rest of the block is walked by no run
             start = self._snapshot()
+            outcomes = self._outcome(node.test, True), self._outcome(node.test, False)  # both in the state the test saw
             self.conditions.append((node.test, True))
-            then = self._arm(node.body, start, self._outcome(node.test, True))
+            then = self._arm(node.body, start, outcomes[0])
             self.conditions[-1] = (node.test, False)
-            orelse = self._arm(node.orelse, start, self._outcome(node.test, False))
+            orelse = self._arm(node.orelse, start, outcomes[1])
             self.conditions.pop()
             self._join([then, orelse])
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
@@ -838,6 +904,7 @@ class Flow:
             for child in node.get_children():
                 if isinstance(child, nodes.NodeNG) and not child.is_statement:
                     self._eval(child)
+        return True
 
     def _leave_contexts(self, entered: int) -> None:
         """Where a `with` block ends, the code after the `yield` of each `@contextmanager` it
@@ -934,11 +1001,12 @@ class Flow:
             if isinstance(tested, Constant):  # a test this context decides: one arm runs
                 return self._eval(node.body if tested.value else node.orelse)
             start = self._snapshot()
+            outcomes = self._outcome(node.test, True), self._outcome(node.test, False)
             self.conditions.append((node.test, True))
-            self.path = start.path | self._outcome(node.test, True)
+            self.path = start.path | outcomes[0]
             body = self._eval(node.body)
             self.conditions[-1] = (node.test, False)
-            self.path = start.path | self._outcome(node.test, False)
+            self.path = start.path | outcomes[1]
             orelse = self._eval(node.orelse)
             self.conditions.pop()
             self.path = start.path
@@ -1167,7 +1235,11 @@ class Flow:
             return Fresh(first.cls if isinstance(first, Obj) else None)
         if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(self.project.binding(func)):
             if func.name == "isinstance" and len(node.args) == 2:
-                return self._isinstance(args[0], node.args[1])
+                return self._isinstance(args[0], node.args[1], node)
+            if func.name in ("getattr", "setattr", "hasattr") and len(node.args) >= 2 and not keywords:
+                name = node.args[1]
+                if isinstance(name, nodes.Const) and isinstance(name.value, str):
+                    return self._named_attribute(node, func.name, name.value, args)
             return _builtin_call(func.name, args, keywords)
         target = self.project.callable_for_flow(qname)
         if isinstance(target, Deferred):
@@ -1224,21 +1296,118 @@ class Flow:
             for receiver in receivers:
                 self._rebuilt(receiver, tuple(self.canonical(o) for o in over))
 
-    def _isinstance(self, value: Value, classes: nodes.NodeNG) -> Value:
+    def _named_attribute(self, node: nodes.Call, builtin: str, attr: str, args: List[Value]) -> Value:
+        """`setattr(obj, "attr", value)`, `getattr(obj, "attr"[, default])` and `hasattr(obj,
+        "attr")` with a constant name: the attribute write or read they are. Without the attribute,
+        `getattr` gives its default and `hasattr` False, where the object provably has none: set
+        on no path here, of a class of the tree none of whose classes binds it (`never_binds`)."""
+        owners = options_of(args[0])
+        if builtin == "setattr":
+            if len(args) == 3:
+                chain = paths.attribute_chain(node.args[0])
+                for owner in owners if len(owners) == 1 else ():
+                    self._set_attribute(owner, attr, args[2], node, node.args[2], f"{chain}.{attr}" if chain else None)
+            return UNKNOWN
+        answers: List[Value] = []
+        for owner in owners:
+            if not isinstance(owner, Obj):
+                answers.append(UNKNOWN)
+                continue
+            has = True if (owner.root, owner.attrs + (attr,)) in self.attr_env else False if self._never_binds(owner, attr) else None
+            if builtin == "hasattr":
+                answers.append(UNKNOWN if has is None else Constant(has))
+            elif has is False:
+                answers.append(args[2] if len(args) > 2 else UNKNOWN)
+            else:
+                read = self._attribute_of(owner, attr, node)
+                answers.append(read if has or len(args) < 3 else either([read, args[2]]))
+        return either(answers) if answers else UNKNOWN
+
+    def _never_binds(self, obj: Obj, attr: str) -> bool:
+        """Whether no run to here can have given `obj` the attribute `attr`: an object built here,
+        given to no unknown code, of a class of the tree that never binds it."""
+        found = self.canonical(obj)
+        if not self.is_local(found.root) or found.root in self.escaped:
+            return False
+        cls = self._class_of(found)
+        return cls is not None and class_values.never_binds(self.project, cls, attr)
+
+    def _isinstance(self, value: Value, classes: nodes.NodeNG, at: nodes.NodeNG) -> Value:
         """`isinstance(value, classes)`, decided where every value it may be is None or an object
-        of a class the tree defines (`isinstance(self.fsdp_config, FSDPConfig)`)."""
+        of a class the tree defines (`isinstance(self.fsdp_config, FSDPConfig)`), or FSDP's
+        classes are tested on an FSDP1 wrapper or a module `fully_shard` shards."""
         tested = [self.qualified_name(c) for c in (classes.elts if isinstance(classes, nodes.Tuple) else [classes])]
         if not tested or None in tested:
             return UNKNOWN
+        fsdp = [name for name in tested if name in known_apis.FSDP1_WRAPPERS or name in known_apis.FSDP2_MODULES]
+        others = [name for name in tested if name not in fsdp]  # `isinstance(m, (FSDPModule, DDP))`
         answers = set()
         for option in options_of(value):
             if isinstance(option, Constant) and option.value is None:
                 answers.add(False)
             elif isinstance(option, Obj):
-                answers.add(class_values.is_instance(self.project, self._class_of(option), tested))  # type: ignore[arg-type]
+                answer = known_apis.fsdp_instance(option.cls or self.classes.get(option.root), *self._shard_target(option, at), fsdp) if fsdp else None  # type: ignore[arg-type]
+                if answer is None and not known_apis.FSDP2_MODULES.intersection(tested):  # `fully_shard` changes the class
+                    answer = class_values.is_instance(self.project, self._class_of(option), tested)  # type: ignore[arg-type]
+                elif others and answer is not True:
+                    other = class_values.is_instance(self.project, self._class_of(option), others)  # type: ignore[arg-type]
+                    answer = True if other else None if other is None or answer is None else False
+                answers.add(answer)
             else:
                 answers.add(None)
         return Constant(answers.pop()) if len(answers) == 1 and None not in answers else UNKNOWN
+
+    def _shard_target(self, obj: Obj, at: nodes.NodeNG) -> Tuple[bool, Optional[bool]]:
+        """Whether `fully_shard` shards the object itself (not a module around or inside it) on
+        some path of this walk (one known before it included), and whether it is an
+        `FSDPModule` at `at` (`is_fsdp_module`)."""
+        canonical = self.canonical(obj)
+        exact = any(not e.above and (e.target.root, e.target.attrs) == (canonical.root, canonical.attrs) for e in self.events)
+        return exact, self.is_fsdp_module(obj, at)
+
+    def is_fsdp_module(self, obj: Obj, at: nodes.NodeNG) -> Optional[bool]:
+        """Whether `obj` is an `FSDPModule` at `at` (here): `fully_shard` makes the module it is
+        given one, and only that module (a module inside a sharded one is not). True where that
+        very module was sharded on every run to here; False where no run to here may have sharded
+        it and the walk knows what it is (an object of a known class, built here or described by
+        the calling context, that no unknown code was given); None otherwise."""
+        names = self.names_of(obj)
+        here = self.point()
+        may = False
+        for event in self.events:
+            target = event.target
+            if event.above or not any(len(name.attrs) == len(target.attrs) and path_covers(target, name) for name in names):
+                continue
+            if not self.happens_before(Point(event.seq, event.path), here):
+                continue
+            if WILDCARD not in target.attrs and any(name.root == target.root and name.attrs == target.attrs for name in names) and self._on_every_run(event, at):
+                return True
+            may = True
+        return None if may or not self._known_module(obj) else False
+
+    def _known_module(self, obj: Obj) -> bool:
+        """Whether every `fully_shard` of `obj` on the way here is one this walk sees: an object
+        of a known class, built here or described by the calling context, given to no unknown code."""
+        found = self.canonical(obj)
+        known = self.is_local(found.root) or found.root in self.known_params
+        cls = obj.cls or found.cls or (self.classes.get(found.root) if not found.attrs else None)
+        return bool(known and cls) and found.root not in self.escaped
+
+    def _on_every_run(self, event: ShardEvent, at: nodes.NodeNG, assumed: Path = EMPTY) -> bool:
+        """Whether every run that reaches `at` (here) made `event` on the way, to its target alone:
+        on branch outcomes this point's path has, in no loop, `try` or `match` arm that `at` is
+        not in too (`_runs_whenever`), not under a helper's own condition, and not by a call that
+        shards one of several objects (`fully_shard(a if c else b)`); an inherited event where
+        the caller said so (`ObjectFacts.certain`). With `assumed`: on the runs that also take
+        those branch outcomes."""
+        target = (event.target.root, event.target.attrs)
+        if event.inherited:
+            return not event.above and target in self._certain
+        if event.guarded or not event.path <= self.path | assumed:
+            return False
+        if any(o.seq == event.seq and o.inner == event.inner and (o.target.root, o.target.attrs) != target for o in self.events):
+            return False
+        return _runs_whenever(event.node, at, self.scope)
 
     def _is_module_call(self, called: Obj) -> bool:
         """Whether calling `called` runs an object's forward: an object itself, or one an
@@ -1491,18 +1660,21 @@ class Flow:
         conditions of its sharded paths are still in this walk's terms (`_context_for` names them
         by the callee's parameters)."""
         sharded: Dict[AttrPath, Path] = {}  # each sharded path, with the flags every run that sharded it fixed
+        certain: Set[AttrPath] = set()
 
-        def note(attrs: AttrPath, event: ShardEvent) -> None:
+        def note(attrs: AttrPath, event: ShardEvent, exact: bool = False) -> None:
             flags = paths.flag_literals(event.path)
             sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
+            if exact and attrs != ABOVE and attrs not in certain and WILDCARD not in event.target.attrs and self._on_every_run(event, call):
+                certain.add(attrs)
 
         origin: Optional[Origin] = None
         for event in live:
             target = event.target
             if target.root == base.root and len(target.attrs) >= len(base.attrs) and path_covers(Obj(base.root, target.attrs[: len(base.attrs)]), base):
-                note(target.attrs[len(base.attrs):], event)
+                note(target.attrs[len(base.attrs):], event, target.attrs[: len(base.attrs)] == base.attrs)
             elif path_covers(target, base):
-                note(() if len(target.attrs) == len(base.attrs) else ABOVE, event)
+                note(() if len(target.attrs) == len(base.attrs) else ABOVE, event, target.attrs == base.attrs)
             else:
                 continue
             if origin is None:
@@ -1521,14 +1693,14 @@ class Flow:
                     for event in live:
                         if path_covers(value, event.target) or path_covers(event.target, value):
                             extra = event.target.attrs[len(value.attrs):] if path_covers(value, event.target) else ()
-                            note(attr_path[len(base.attrs):] + extra, event)
+                            note(attr_path[len(base.attrs):] + extra, event, (value.root, value.attrs) == (event.target.root, event.target.attrs[: len(value.attrs)]))
                             if origin is None:
                                 source = event.origin or Origin(event.node, self._display_name())
                                 origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
         meta = self.meta_state(base) if not base.attrs else MetaState.NONE
         conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
-        return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs), conditions), origin
+        return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs), conditions, frozenset(certain)), origin
 
     def _forwarded_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths of `base` (`()` for it or a module around it) that ran a forward after
@@ -1759,6 +1931,47 @@ def _returns(body: List[nodes.NodeNG]) -> bool:
 def _leaves(body: List[nodes.NodeNG]) -> bool:
     """The block never falls through to the statement after it."""
     return bool(body) and isinstance(body[-1], (nodes.Return, nodes.Continue, nodes.Break, nodes.Raise))
+
+
+def _returns_or_raises(body: List[nodes.NodeNG]) -> bool:
+    """The block ends by leaving the function."""
+    return bool(body) and isinstance(body[-1], (nodes.Return, nodes.Raise))
+
+
+def _runs_whenever(node: nodes.NodeNG, at: nodes.NodeNG, scope: nodes.NodeNG) -> bool:
+    """Whether `node` (of `scope`) runs on every run that gets past it to `at`, as far as the
+    statements that may skip part of themselves go (a loop's body may run no time, a `try`'s body
+    stop at an exception, a `case` not match): `node` in none of those parts, or `at` in the same
+    one. Branches of `if`s, and-or and if-expressions are not looked at: paths tell those apart."""
+    child, parent = node, node.parent
+    while parent is not None and child is not scope:
+        if isinstance(parent, _MAY_SKIP):
+            part = _part(parent, child)
+            if part not in _ALWAYS_RUN:
+                inside = at
+                while inside is not None and inside.parent is not parent:
+                    inside = inside.parent
+                if inside is None or _part(parent, inside) != part:
+                    return False
+        child, parent = parent, parent.parent
+    return child is scope
+
+
+def _part(parent: nodes.NodeNG, child: nodes.NodeNG) -> object:
+    """The part of `parent` that holds `child`: a field's name, or the handler or case itself."""
+    for name in parent._astroid_fields:
+        value = getattr(parent, name)
+        if value is child:
+            return name
+        if isinstance(value, list) and any(item is child for item in value):
+            return child if name in ("handlers", "cases", "generators") else name
+    return None
+
+
+# Statements and expressions that may run a part of themselves no time or stop in it, and the
+# parts that always run.
+_MAY_SKIP = (nodes.For, nodes.AsyncFor, nodes.While, nodes.Try, nodes.TryStar, nodes.Match, nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
+_ALWAYS_RUN = frozenset({"iter", "test", "subject", "finalbody"})
 
 
 def _assigns(call: nodes.Call) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from astroid import nodes
 
@@ -45,6 +45,36 @@ PARAMETERISED_LEAVES = frozenset(
 )
 PRETRAINED_FACTORIES = frozenset({"from_pretrained", "from_config"})
 PRETRAINED_MODEL = "transformers.PreTrainedModel"  # the class of what a pretrained factory returns
+# FSDP1's wrapper class (calling it wraps a module), and the class `fully_shard` makes the module
+# it shards an instance of (FSDP2).
+FSDP1_WRAPPERS = frozenset(
+    {"torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel"}
+)
+FSDP2_MODULES = frozenset(
+    {"torch.distributed.fsdp.FSDPModule", "torch.distributed.fsdp._fully_shard.FSDPModule",
+     "torch.distributed.fsdp._fully_shard._fully_shard.FSDPModule", "torch.distributed._composable.fsdp.FSDPModule",
+     "torch.distributed._composable.fsdp.fully_shard.FSDPModule"}
+)
+
+
+def fsdp_instance(cls: Optional[str], shard_target: bool, sharded: Optional[bool], tested: Sequence[str]) -> Optional[bool]:
+    """`isinstance(obj, tested)` where each tested class is one of FSDP's, for an object of class
+    `cls` (None: not known) that `fully_shard` shards on some path (`shard_target`), and that is
+    an `FSDPModule` here (`sharded`: True, False, None where not known): an FSDP1 wrapper is a
+    `FullyShardedDataParallel` and no `FSDPModule`; a module `fully_shard` shards is never an
+    FSDP1 wrapper. None where that does not settle it, or another class is tested."""
+    if not tested or not all(name in FSDP1_WRAPPERS or name in FSDP2_MODULES for name in tested):
+        return None
+    answers = set()
+    for name in tested:
+        if cls in FSDP1_WRAPPERS:
+            answers.add(name in FSDP1_WRAPPERS)
+        elif name in FSDP1_WRAPPERS:
+            answers.add(False if shard_target else None)
+        else:
+            answers.add(sharded)
+    return True if True in answers else False if answers == {False} else None
+
 
 
 def optimizer_class(qname: Optional[str]) -> Optional[str]:

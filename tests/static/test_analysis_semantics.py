@@ -818,3 +818,126 @@ def test_an_object_a_constructor_stores_is_final_only_where_the_driver_makes_it_
     """
     assert _lint({"trainer.py": trainer, "main.py": "from trainer import Trainer\ntrainer = Trainer()\n"}) == []
     assert _lint({"trainer.py": trainer, "main.py": "from trainer import Trainer\ntrainer = Trainer()\ntrainer.train()\n"}) == [("main.py", 2, "FSD103")]
+
+
+def test_isinstance_fsdpmodule_takes_the_arm_the_sharding_state_decides():
+    """`fully_shard(m)` makes `m` (and only `m`) an `FSDPModule`: `isinstance(m, FSDPModule)`
+    takes its true arm where `m` itself was sharded on every run to the test, its false arm where
+    no run to it sharded `m` and the walk knows what `m` is, both arms otherwise; where one branch
+    outcome decides whether `m` was sharded, the arms take that outcome and its opposite."""
+    prepare = SHARD + """
+    from torch.distributed.fsdp import FSDPModule
+
+    def prepare(model):
+        if isinstance(model, FSDPModule):
+            return model
+        for block in model.layers:
+            fully_shard(block)
+        fully_shard(model)
+        return model
+    """
+    model = """
+    from torch import nn
+
+    class Transformer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(8, 8) for _ in range(4)])
+
+    class Wrapper(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = Transformer()
+            self.layers = nn.ModuleList([self.inner])
+    """
+    twice = "from model import Transformer\nfrom prepare import prepare\n\ndef main():\n    model = Transformer()\n    model = prepare(model)\n    prepare(model)\n"
+    assert _lint({"model.py": model, "prepare.py": prepare, "train.py": twice}) == []
+    # a module inside a sharded one is not an FSDPModule: sharded after its parent
+    inner = SHARD + """
+    from torch.distributed.fsdp import FSDPModule
+    from model import Wrapper
+
+    def main():
+        model = Wrapper()
+        fully_shard(model)
+        if isinstance(model.inner, FSDPModule):
+            return model
+        fully_shard(model.inner)
+    """
+    assert _lint({"model.py": model, "train.py": inner}) == [("train.py", 11, "FSD101"), ("train.py", 11, "FSD102")]
+    local = SHARD + """
+    from torch import nn
+    from torch.distributed.fsdp import FSDPModule
+
+    def main(items, shard_root):
+        model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8))
+        SHARD_ROOT
+        if isinstance(model, FSDPModule):
+            return model
+        for block in model.layers:
+            fully_shard(block)
+        fully_shard(model)
+    """
+    sharded_on_every_run = ["fully_shard(model)", "if shard_root:\n            fully_shard(model)"]
+    for shard in sharded_on_every_run + ["with no_sync():\n            fully_shard(model)"]:
+        assert _lint({"f.py": local.replace("SHARD_ROOT", shard)}) == [], shard
+    sharded_on_some_runs = [
+        "for _ in items:\n            fully_shard(model)",
+        "try:\n            fully_shard(model)\n        except RuntimeError:\n            pass",
+        "fully_shard(model if items else nn.Linear(8, 8))",
+    ]
+    for shard in sharded_on_some_runs:
+        assert _lint({"f.py": local.replace("SHARD_ROOT", shard)}) == [("f.py", 12 + shard.count("\n"), "FSD102")], shard
+    # an object of unknown origin may be an FSDPModule already: both arms
+    unknown = local.replace("model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8))", "model = load_policy()").replace("SHARD_ROOT", "pass")
+    assert _lint({"f.py": unknown}) == []
+    negated = local.replace("SHARD_ROOT", "if shard_root:\n            fully_shard(model)").replace(
+        "if isinstance(model, FSDPModule):\n            return model", "if not isinstance(model, FSDPModule):\n            fully_shard(model)"
+    )
+    assert _lint({"f.py": negated}) == [("f.py", 13, "FSD102")]
+
+
+def test_setattr_and_getattr_with_a_constant_name_are_an_attribute_write_and_read():
+    """`setattr(obj, "name", v)`, `getattr(obj, "name"[, default])` and `hasattr(obj, "name")`
+    write and read `obj.name`; the default (and False) where the object provably has no such
+    attribute: built here, of a class of the tree none of whose classes binds the name."""
+    shard = SHARD + """
+    def shard(model):
+        target = model.model if getattr(model, "is_actor", False) else model
+        fully_shard(target)
+        return target
+    """
+    train = """
+    from shard import shard
+    SHARD
+
+    def main():
+        actor = Actor()
+        MARK
+        shard(actor)
+        fully_shard(actor.model.layers[0])
+    """.replace("SHARD\n", SHARD)
+    for mark in ['setattr(actor, "is_actor", False)', "actor.is_actor = False"]:
+        assert _lint({"shard.py": shard, "train.py": train.replace("MARK", mark)}) == [("train.py", 9, "FSD102")], mark
+    for mark in ['setattr(actor, "is_actor", True)', "actor.is_actor = True"]:
+        assert _lint({"shard.py": shard, "train.py": train.replace("MARK", mark)}) == [("train.py", 9, "FSD102")], mark
+    layers = train.replace("actor.model.layers[0]", "actor.layers[0]")
+    assert _lint({"shard.py": shard, "train.py": layers.replace("MARK", 'setattr(actor, "is_actor", True)')}) == []
+    assert _lint({"shard.py": shard, "train.py": layers.replace("MARK", 'setattr(actor, "is_actor", False)')}) == [("train.py", 9, "FSD102")]
+    # never set, on an object whose classes are all in the tree and never bind it: the default
+    options = SHARD + """
+    class Options:
+        def __init__(self):
+            self.reshard = True
+
+    def main(model):
+        options = Options()
+        if hasattr(options, "wrap_blocks_first") or getattr(options, "wrap_blocks_first", False):
+            for block in model.layers:
+                fully_shard(block)
+        fully_shard(model)
+        for block in model.layers:
+            fully_shard(block)
+    """
+    assert _lint({"f.py": options}) == [("f.py", 14, "FSD102")]
+    assert _lint({"f.py": options.replace("self.reshard = True", "self.wrap_blocks_first = True")}) == [("f.py", 14, "FSD102")]
