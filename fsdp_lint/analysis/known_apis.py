@@ -76,7 +76,6 @@ def fsdp_instance(cls: Optional[str], shard_target: bool, sharded: Optional[bool
     return True if True in answers else False if answers == {False} else None
 
 
-
 def optimizer_class(qname: Optional[str]) -> Optional[str]:
     """The class name if `qname` names an optimizer constructor, else None."""
     if not qname or not qname.startswith(OPTIMIZER_PACKAGES) or qname.startswith(NOT_OPTIMIZERS):
