@@ -6,13 +6,10 @@ from typing import Optional, Tuple
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.known_apis import FSDP1_WRAPPERS
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 from fsdp_lint.violation import Edit, Fix
 
-FSDP1_CLASSES = (
-    "torch.distributed.fsdp.FullyShardedDataParallel",
-    "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
-)
 # FSDP1 instance methods, and what replaces each with fully_shard.
 METHODS = {
     "no_sync": "call `model.set_requires_gradient_sync(False)` for the micro-batches that must not sync, and `True` before the last one",
@@ -280,7 +277,7 @@ def _fsdp1_call(node: nodes.Call, flow: Flow) -> Optional[Tuple[str, str, str]]:
     if not isinstance(func, nodes.Attribute):
         return None
     owner, _, method = (qname or "").rpartition(".")
-    if owner in FSDP1_CLASSES and method in STATIC_METHODS and node.args:
+    if owner in FSDP1_WRAPPERS and method in STATIC_METHODS and node.args:
         module = flow.sharded_object(node.args[0], holding=True)
         if module is not None:
             return f"`FullyShardedDataParallel.{method}`", module.display, STATIC_METHODS[method]

@@ -93,8 +93,10 @@ def _property_getter(project: "Project", cls: nodes.ClassDef, attr: str) -> Opti
 
 def is_instance(project: "Project", cls: Optional[nodes.ClassDef], tested: List[str]) -> Optional[bool]:
     """Whether an object of `cls` passes `isinstance(obj, tested)` (qualified names): True when
-    its class or a base is one of them, False when the whole hierarchy is in the tree and none is
-    (a class outside the tree may have any base), None when not known."""
+    its class or a base is one of them, False when none is and either the whole hierarchy is in
+    the tree or every tested class is (a class outside the tree may have any base outside it, but
+    none of the tree's: `isinstance(model, LocalWrapper)` on an `nn.Module` of the tree), None
+    when not known."""
     if cls is None:
         return None
     if any(klass.qname() in tested for klass in _classes(project, cls)):
@@ -102,7 +104,7 @@ def is_instance(project: "Project", cls: Optional[nodes.ClassDef], tested: List[
     outside = _outside_bases(project, cls)
     if any(qname in tested for qname in outside):
         return True
-    return None if outside else False
+    return None if outside and not all(class_named(project, name) is not None for name in tested) else False
 
 
 def never_binds(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:

@@ -12,11 +12,12 @@ import ast
 import bisect
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from astroid import nodes
 
 from fsdp_lint.analysis.names import binding_of
+from fsdp_lint.analysis.values import Value, options_of, truth
 from fsdp_lint.engine.prefilter import import_bound_names
 
 if TYPE_CHECKING:
@@ -128,6 +129,52 @@ def rank_only_branch(flow: "Flow") -> Optional[nodes.NodeNG]:
             if name in _RANK_ZERO_DECORATORS:
                 return decorator
     return None
+
+
+def passed_names(test: nodes.NodeNG) -> List[str]:
+    """The names a test hands to a call (`isinstance(model, FSDP)`, `fsdp_version(model) == 1`,
+    also under `not`, `and`/`or` and comparisons): what it may tell apart the values of. Asked
+    for every `if` walked, so only those operators are looked through."""
+    found: List[str] = []
+    pending = [test]
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind is nodes.Call:
+            for arg in node.args:
+                if type(arg) is nodes.Name:
+                    if arg.name not in found:
+                        found.append(arg.name)
+                else:
+                    pending.append(arg)
+        elif kind is nodes.BoolOp:
+            pending.extend(node.values)
+        elif kind is nodes.UnaryOp:
+            pending.append(node.operand)
+        elif kind is nodes.Compare:
+            pending.append(node.left)
+            pending.extend(right for _, right in node.ops)
+    return found
+
+
+def test_truth(test: nodes.NodeNG, value_of: Callable[[nodes.NodeNG], Value]) -> Optional[bool]:
+    """The truth value of a test the walk just evaluated, where its values settle it: `not`
+    flips, `a and b` is false once an operand is (the walk evaluates no operand after it) and true
+    when all are, `a or b` dually; None where it is not known."""
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        inner = test_truth(test.operand, value_of)
+        return None if inner is None else not inner
+    if isinstance(test, nodes.BoolOp):
+        settling = test.op == "or"  # the truth value of an operand that settles the test
+        known = True
+        for operand in test.values:
+            found = test_truth(operand, value_of)
+            if found is settling:
+                return settling
+            known = known and found is not None
+        return not settling if known else None
+    truths = {truth(option) for option in options_of(value_of(test))}
+    return truths.pop() if len(truths) == 1 else None
 
 
 # What `Flow.conditions` are made of, for the stdlib-syntax screen below (more is harmless).

@@ -31,6 +31,7 @@ from fsdp_lint.analysis.context import (
     Summary, relative_value,
 )
 from fsdp_lint.analysis.closures import free_variables
+from fsdp_lint.analysis.conditions import passed_names, test_truth
 from fsdp_lint.analysis.flags import test_flags
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
@@ -56,6 +57,8 @@ from fsdp_lint.analysis.values import (
     StateDict,
     Unknown,
     Value,
+    compared,
+    constant,
     contained,
     either,
     objects_in,
@@ -591,6 +594,15 @@ class Flow:
         if name:
             self._versions[name] = self._versions.get(name, 0) + 1
 
+    def _bound_value(self, target: nodes.NodeNG) -> Value:
+        """What a name or an attribute of an object is bound to before `target` rebinds it."""
+        if isinstance(target, nodes.AssignName):
+            return self.env.get(target.name, UNKNOWN)
+        owner = self._eval(target.expr) if isinstance(target, nodes.AssignAttr) else None
+        if isinstance(owner, Obj):
+            return self.attr_env.get((owner.root, owner.attrs + (target.attrname,)), UNKNOWN)
+        return UNKNOWN
+
     def _bind(self, target: nodes.NodeNG, value: Value) -> None:
         if isinstance(target, nodes.AssignName):
             value = self._materialise(value, target.name)
@@ -724,6 +736,34 @@ class Flow:
             self._left.append(self.path)  # no run on this path gets past the function's later joins
         return None
 
+    def _tested(self, test: nodes.NodeNG) -> Tuple[Value, Optional[Tuple[str, Value, Value]]]:
+        """An `if` test's value; and where it hands a name bound to several values, one of them
+        a module that may hold shards here, to a call (`isinstance(model, FSDP)`,
+        `fsdp_version(model) == 1`), the name with its values on the arm the test takes and on
+        the other: the test runs once for each value, each on a path of its own (as a call on
+        several values does), so an arm sees only the values that take it."""
+        for name in passed_names(test):
+            options = options_of(self.env.get(name, UNKNOWN))
+            if len(options) > 1 and any(isinstance(o, Obj) and self.may_hold_shards(o) for o in options):
+                break
+        else:
+            return self._eval(test), None
+        truths: List[Optional[bool]] = []
+
+        def run(option: Value) -> Value:
+            self.env[name] = option
+            value = self._eval(test)
+            truths.append(test_truth(test, self.value))
+            return value
+
+        value = self._alternatives(test, [lambda option=option: run(option) for option in options])
+        then = [option for option, found in zip(options, truths) if found is not False]
+        orelse = [option for option, found in zip(options, truths) if found is not True]
+        if not then or not orelse:
+            value = self.values[test] = Constant(bool(then))
+            return value, None
+        return value, (name, either(then), either(orelse))
+
     def _outcome(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The literals of taking the `taken` arm of `test`: its own, and a flag literal for each
         attribute of an object that the outcome fixes (`if not model.tie:`)."""
@@ -821,6 +861,8 @@ class Flow:
                 value = self._eval(node.value)
                 if isinstance(node, nodes.AnnAssign):
                     self._bind(node.target, value)
+                elif any(isinstance(option, Constant) for option in options_of(self._bound_value(node.target))):
+                    self._bind(node.target, UNKNOWN)  # `count += 1`: a new value (an object stays itself)
                 elif node.op == "+=" and isinstance(node.target, nodes.AssignName) and isinstance(self.env.get(node.target.name), (Container, Either)):
                     self._bind(node.target, _grown(self.env[node.target.name], value))  # `params += [...]`: a list gains items
         elif isinstance(node, nodes.Expr):
@@ -830,7 +872,7 @@ class Flow:
             self._store(returned)
             self.returns.append(returned)
         elif isinstance(node, nodes.If):
-            tested = self._eval(node.test)
+            tested, narrowed = self._tested(node.test)
             if isinstance(tested, Constant):
                 # a flag this context fixes (`if rank0:` with `rank0=True` passed): one arm runs
                 taken = node.body if tested.value else node.orelse
@@ -843,9 +885,9 @@ class Flow:
             start = self._snapshot()
             outcomes = self._outcome(node.test, True), self._outcome(node.test, False)  # both in the state the test saw
             self.conditions.append((node.test, True))
-            then = self._arm(node.body, start, outcomes[0])
+            then = self._arm(node.body, _narrowed(start, narrowed, True), outcomes[0])
             self.conditions[-1] = (node.test, False)
-            orelse = self._arm(node.orelse, start, outcomes[1])
+            orelse = self._arm(node.orelse, _narrowed(start, narrowed, False), outcomes[1])
             self.conditions.pop()
             self._join([then, orelse])
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
@@ -961,8 +1003,8 @@ class Flow:
             return self._name(node)
         if isinstance(node, nodes.Attribute):
             return self._attribute(node)
-        if isinstance(node, nodes.Const):  # the commonest leaf: no children; flags are kept
-            return Constant(node.value) if node.value is None or isinstance(node.value, bool) else UNKNOWN
+        if isinstance(node, nodes.Const):  # the commonest leaf: no children
+            return constant(node.value)
         if isinstance(node, nodes.Subscript):
             base = self._eval(node.value)
             index = self._eval(node.slice)
@@ -1019,6 +1061,8 @@ class Flow:
             subject, is_none = tested
             none = self._is_none(self._eval(subject))
             return UNKNOWN if none is None else Constant(none == is_none)
+        if isinstance(node, nodes.Compare) and len(node.ops) == 1:
+            return compared(node.ops[0][0], self._eval(node.left), self._eval(node.ops[0][1]))
         if isinstance(node, nodes.Lambda):
             return UNKNOWN
         if isinstance(node, nodes.Await):
@@ -1249,6 +1293,9 @@ class Flow:
         if isinstance(target, nodes.ClassDef):
             return self._construct(node, qname, args, keywords)
         if qname and qname.startswith(known_apis.LEAF_MODULE_PREFIX) and qname.rsplit(".", 1)[-1][:1].isupper():
+            return Fresh(qname)
+        if qname in known_apis.FSDP1_WRAPPERS:  # a new module, the FSDP1 unit around its argument
+            self._escape(args, keywords)
             return Fresh(qname)
         if isinstance(func, nodes.Attribute) and func.attrname in known_apis.PRETRAINED_FACTORIES and qname and qname.startswith("transformers."):
             return Fresh("transformers.PreTrainedModel")
@@ -1631,7 +1678,7 @@ class Flow:
                 over = tuple(o for o in (relative_value(o, base, root) for o in option.over) if isinstance(o, Obj) and o.root == root)
                 if over:
                     options.append(Optimizer(over, option.node, option.cls_name))
-            elif isinstance(option, (ShardFunction, Options, Constant)):
+            elif isinstance(option, (ShardFunction, Options)) or isinstance(option, Constant) and option.travels:
                 options.append(option)
         return either(options) if options else None
 
@@ -1640,9 +1687,9 @@ class Flow:
         rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag), or
         one that refers to objects something happened to. Others would only make each call site a
         context of its own."""
-        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef)):
+        if isinstance(value, (Optimizer, ShardFunction, Options, Partial, ClassRef)) or isinstance(value, Constant) and value.travels:
             return True
-        if isinstance(value, (Unknown, Fresh)):
+        if isinstance(value, (Unknown, Fresh, Constant)):
             return False
         if contained(value, Optimizer):
             return True
@@ -1724,7 +1771,7 @@ class Flow:
             if isinstance(option, Obj):
                 if option.cls or option.root in self.meta_roots or self.is_local(option.root) or option.root in self.classes:
                     return True
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container, Constant)):
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container)) or isinstance(option, Constant) and option.travels:
                 return True
         return False
 
@@ -2160,6 +2207,14 @@ def _mapped_flags(path: Path, mapper: RootMapper) -> Path:
         if len(objs) == 1:
             mapped.append(paths.flag(objs[0].root, objs[0].attrs, value, test))
     return frozenset(mapped)
+
+
+def _narrowed(state: _State, narrowed: Optional[Tuple[str, Value, Value]], taken: bool) -> _State:
+    """`state` with the name a test told values of apart bound to those that take the arm."""
+    if narrowed is None:
+        return state
+    name, then, orelse = narrowed
+    return _State({**state.env, name: then if taken else orelse}, state.attr_env, state.path)
 
 
 def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:

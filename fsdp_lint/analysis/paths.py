@@ -104,7 +104,7 @@ def compatible(a: Path, b: Path) -> bool:
     if not a or not b:
         return True
     small, large = (a, b) if len(a) <= len(b) else (b, a)
-    large_flags = flag_literals(large)
+    large_flags: Optional[Path] = None
     for atom, taken in small:
         if (atom, not taken) in large:
             return False
@@ -112,8 +112,11 @@ def compatible(a: Path, b: Path) -> bool:
             for other, other_taken in large:
                 if other_taken and other[0] == "eq" and other[1] == atom[1] and other[2] != atom[2]:
                     return False
-        elif atom[0] == "flag" and large_flags and implied(large_flags, atom[1], atom[2], atom[3]) is (not taken):  # type: ignore[arg-type]
-            return False
+        elif atom[0] == "flag":
+            if large_flags is None:
+                large_flags = flag_literals(large)
+            if large_flags and implied(large_flags, atom[1], atom[2], atom[3]) is (not taken):  # type: ignore[arg-type]
+                return False
     for path in (a, b):
         for atom, _ in path:
             if atom[0] == _DEAD and all(literal in a or literal in b for literal in atom[1]):  # type: ignore[union-attr]

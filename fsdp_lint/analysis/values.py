@@ -3,6 +3,7 @@ kinds of derived values the contracts talk about (parameters, optimizers, state 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple, Type, TypeVar, Union
 
@@ -150,10 +151,37 @@ class Options:
 
 @dataclass(frozen=True)
 class Constant:
-    """`True`, `False` or `None` written in the code: the same on every rank, so a branch on a
-    flag a caller passes as a constant takes one arm in that context."""
+    """A constant written in the code (`True`, `None`, `2`, `"fsdp"`): the same on every rank,
+    so a branch on a flag a caller passes as a constant takes one arm in that context, and a
+    helper that returns one (`fsdp_version(model)` -> 2) decides its caller's test. Only `True`,
+    `False` and `None` travel into calling contexts (`travels`): any other would make a context of
+    every call site."""
 
     value: object
+
+    @property
+    def travels(self) -> bool:
+        return self.value is None or isinstance(self.value, bool)
+
+
+@functools.lru_cache(maxsize=1 << 12, typed=True)
+def constant(value: object) -> Constant:
+    """The `Constant` of a literal, made once per value (literals are the commonest leaf)."""
+    return Constant(value)
+
+
+_COMPARISONS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def compared(op: str, left: "Value", right: "Value") -> "Value":
+    """`left op right` for `==` and `!=`, where every value either side may be is a constant."""
+    if op not in _COMPARISONS:
+        return UNKNOWN
+    lefts, rights = options_of(left), options_of(right)
+    if not all(isinstance(v, Constant) for v in lefts + rights):
+        return UNKNOWN
+    results = {_COMPARISONS[op](a.value, b.value) for a in lefts for b in rights}  # type: ignore[union-attr]
+    return Constant(results.pop()) if len(results) == 1 else UNKNOWN
 
 
 @dataclass(frozen=True)

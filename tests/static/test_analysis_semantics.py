@@ -941,3 +941,46 @@ def test_setattr_and_getattr_with_a_constant_name_are_an_attribute_write_and_rea
     """
     assert _lint({"f.py": options}) == [("f.py", 14, "FSD102")]
     assert _lint({"f.py": options.replace("self.reshard = True", "self.wrap_blocks_first = True")}) == [("f.py", 14, "FSD102")]
+
+
+def test_a_test_that_tells_apart_the_modules_a_name_may_be_narrows_it_on_each_arm():
+    """`model` is a wrapper on one path and a sharded module on the other; a test that hands it
+    to a call (`isinstance`, or a helper that returns a constant by its class) runs once for
+    each, and each arm sees only the modules that take it: the wrapper's own `clip_grad_norm_`
+    under the test is clean, the same call where the sharded module takes the arm is reported."""
+    wrap = SHARD + """
+    from torch import nn
+
+    class LocalWrapper(nn.Module):
+        def __init__(self, module):
+            super().__init__()
+            self.module = module
+
+        def clip_grad_norm_(self, max_norm):
+            return nn.utils.clip_grad_norm_(self.module.parameters(), max_norm)
+
+    def version(model):
+        if isinstance(model, LocalWrapper):
+            return 0
+        return 2
+
+    def wrap(model, shard):
+        if shard:
+            fully_shard(model)
+            return model
+        return LocalWrapper(model)
+    """
+    step = """
+    from model import Transformer
+    from wrap import LocalWrapper, version, wrap
+
+    def step(shard):
+        model = wrap(Transformer(), shard)
+        if {test}:
+            model.clip_grad_norm_(1.0)
+    """
+    model = "from torch import nn\n\nclass Transformer(nn.Module):\n    pass\n"
+    for test in ["isinstance(model, LocalWrapper)", "version(model) == 0", "not version(model)", "version(model) != 2"]:
+        assert _lint({"model.py": model, "wrap.py": wrap, "step.py": step.format(test=test)}) == [], test
+    for test in ["not isinstance(model, LocalWrapper)", "version(model) == 2", "version(model)"]:
+        assert _lint({"model.py": model, "wrap.py": wrap, "step.py": step.format(test=test)}) == [("step.py", 8, "FSD203")], test
