@@ -40,7 +40,9 @@ class Fsdp1Api(Rule):
     Only a path on which the module holds FSDP2 shards counts: code that wraps a model with
     FSDP1 on one arm of `if cfg.fsdp_version == 1:` and shards it with `fully_shard` on the other
     may call FSDP1 API under the same test, here or in a function it passes `cfg` to (a test of
-    the same attribute takes the same arm; `if cfg.fsdp_version:` is taken by version 2 too).
+    the same attribute takes the same arm; `if cfg.fsdp_version:` is taken by version 2 too), or
+    under a test of the module itself (`isinstance(model, FSDP)`, a helper that returns the
+    version by the module's class): each arm sees the modules that take it.
 
     `--fix` rewrites a simple `with model.no_sync():` block into
     `model.set_requires_gradient_sync(False)` and a `try:` around the block's body whose `finally:`
@@ -102,6 +104,9 @@ class Fsdp1Api(Rule):
                     model.set_requires_gradient_sync(False)
                     loss.backward()
                     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                if isinstance(model, FSDP):  # the FSDP1 wrapper only
+                    with FSDP.summon_full_params(model):
+                        pass
 
             ddp = DistributedDataParallel(net)
             with ddp.no_sync():       # a DDP module: its own no_sync

@@ -121,6 +121,48 @@ SILENT = {
         },
         ("FSD203",),
     ),
+    # verl: the module is FSDP1-wrapped or FSDP2-sharded by the strategy; FSDP1's API is called
+    # under a helper that returns the version by the module's class, and under `isinstance`.
+    "fsdp1-api-under-a-helper-that-returns-the-version": (
+        {
+            "fsdp_utils.py": """
+                from torch.distributed.fsdp import FSDPModule
+                from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+
+                def fsdp_version(model):
+                    if isinstance(model, FSDP):
+                        return 1
+                    elif isinstance(model, FSDPModule):
+                        return 2
+                    else:
+                        return 0
+                """,
+            "engine.py": """
+                import torch
+                from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, StateDictType, fully_shard
+                from fsdp_utils import fsdp_version
+
+                class Engine:
+                    def build(self, module):
+                        if self.config.strategy == "fsdp":
+                            module = FSDP(module, use_orig_params=True)
+                        elif self.config.strategy == "fsdp2":
+                            for block in module.layers:
+                                fully_shard(block)
+                            fully_shard(module)
+                        else:
+                            raise NotImplementedError(self.config.strategy)
+                        if torch.distributed.get_world_size() == 1 and fsdp_version(module) == 1:
+                            FSDP.set_state_dict_type(module, state_dict_type=StateDictType.FULL_STATE_DICT)
+                        elif fsdp_version(module) == 1:
+                            FSDP.set_state_dict_type(module, state_dict_type=StateDictType.SHARDED_STATE_DICT)
+                        if isinstance(module, FSDP):
+                            module.clip_grad_norm_(1.0)
+                        return module
+                """,
+        },
+        ("FSD203",),
+    ),
 }
 
 
