@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple, TypeVar, Union
 
 from astroid import nodes
 
@@ -611,7 +611,7 @@ class Flow:
             if self.scope is self.scope.root() and isinstance(value, Obj) and value.root != (self.key, target.name, 0):
                 self.project.add_alias((self.key, target.name, 0), value)
         elif isinstance(target, (nodes.Tuple, nodes.List)):
-            items = _unpacked(value, len(target.elts))
+            items = _unpacked(value, len(target.elts), self.project.origin)
             for index, element in enumerate(target.elts):
                 if isinstance(element, nodes.Starred):
                     self._bind(element.value, UNKNOWN)
@@ -1250,10 +1250,10 @@ class Flow:
             return Options(known_apis.full_state_dict(node))
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
             self._rebuilding_call(func, args)
-        if isinstance(func, nodes.Attribute) and by_receiver and any(isinstance(r, Container) for r in options_of(self.value(func.expr))):
-            return self._container_method(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:
             receivers = options_of(self.value(func.expr))
+            if any(isinstance(r, Container) for r in receivers):
+                return self._container_method(func, args)
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
                 return self._method_call(node, func.attrname, receivers[0], args, keywords)
             if any(isinstance(r, (Obj, Optimizer)) for r in receivers):
@@ -1300,7 +1300,7 @@ class Flow:
         if isinstance(func, nodes.Attribute) and func.attrname in known_apis.PRETRAINED_FACTORIES and qname and qname.startswith("transformers."):
             return Fresh("transformers.PreTrainedModel")
         self._escape(args, keywords)
-        owners = _param_owners(args[0]) if args else ()
+        owners = _param_owners(args[0]) if args and not (qname or "").startswith("torch.") else ()  # torch's optimizers are its classes
         if owners:
             # Unknown code given parameters: an optimizer if the code later steps it.
             candidate = Optimizer(tuple(self.canonical(o) for o in owners), node, _callee_name(func))
@@ -2086,20 +2086,27 @@ def _grown(value: Value, added: Value) -> Value:
     return either(options)
 
 
-def _unpacked(value: Value, count: int) -> Tuple[Value, ...]:
+def _unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[str]]) -> Tuple[Value, ...]:
     """What `a, b = value` binds: a tuple's items, each option's where branches bound several
-    (`return model, optimizer` on one arm, `return None, None` on another), and for an object (a
-    deferred call's result, a batch) an item of it, as `value[0]` is; unknown for the rest."""
+    (`return model, optimizer` on one arm, `return None, None` on another), and for the result of
+    a call into a module not entered yet, its items (`value[0]`), so that what is done to them
+    demands the module (`Project.demanded_modules`), which then gives the tuple; unknown for the
+    rest (the items of other objects are no objects the walk can tell apart)."""
     if isinstance(value, Params) and count == 2:
         return (UNKNOWN, value)  # `for name, param in m.named_parameters()`
     if isinstance(value, Container) and value.keys is None and len(value.items) == count:
         return value.items
-    if isinstance(value, Obj):
+    if isinstance(value, Obj) and not value.attrs and deferred_to(value.root) is not None:
         return (value.child(WILDCARD),) * count
-    if isinstance(value, Either):
-        options = [_unpacked(option, count) for option in value.options]
-        return tuple(either([items[index] for items in options]) for index in range(count))
+    if isinstance(value, Either):  # an option that cannot be unpacked (another length, None) raised there
+        options = [_unpacked(option, count, deferred_to) for option in value.options if not _unpacks_otherwise(option, count)]
+        return tuple(either([items[index] for items in options]) for index in range(count)) if options else (UNKNOWN,) * count
     return (UNKNOWN,) * count
+
+
+def _unpacks_otherwise(value: Value, count: int) -> bool:
+    """Whether `a, b, ... = value` (`count` names) raises: a tuple of another length, a constant."""
+    return isinstance(value, Constant) or isinstance(value, Container) and value.keys is None and len(value.items) != count
 
 
 def _element_of(value: Value) -> Value:
@@ -2124,7 +2131,7 @@ def _param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
         return (value.owner,)
     if isinstance(value, (Container, Iterable, Either)) and depth < 4:
         items = value.items if isinstance(value, Container) else value.options if isinstance(value, Either) else (value.element,)
-        return tuple(owner for item in items for owner in _param_owners(item, depth + 1))
+        return tuple(dict.fromkeys(owner for item in items for owner in _param_owners(item, depth + 1)))  # each once
     return ()
 
 

@@ -6,7 +6,7 @@ from typing import Callable, Optional, Sequence
 
 from astroid import nodes
 
-OPTIMIZER_PACKAGES = ("torch.optim.", "bitsandbytes.optim.", "apex.optimizers.", "torchao.optim.", "transformers.optimization.")
+OPTIMIZER_PACKAGES = ("torch.optim.", "torch.distributed.optim.", "bitsandbytes.optim.", "apex.optimizers.", "torchao.optim.", "transformers.optimization.")
 NOT_OPTIMIZERS = ("torch.optim.lr_scheduler", "torch.optim.swa_utils", "torch.optim.Optimizer", "torch.optim.optimizer")
 
 STATE_DICT_GETTERS = frozenset(

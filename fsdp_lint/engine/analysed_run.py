@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Map
 from fsdp_lint.engine import parallel, syntax_check
 from fsdp_lint.engine.files import Discovered
 from fsdp_lint.engine.lint import LintOptions, LintResult
-from fsdp_lint.engine.module_names import module_names
+from fsdp_lint.engine.module_names import analysed_module_names, module_names
 from fsdp_lint.engine.prefilter import FileScan
 from fsdp_lint.engine.registry import all_rules
 from fsdp_lint.engine.source import decode
@@ -55,7 +55,7 @@ def lint_tree(
     texts = _Texts(data)
     if len(names) != len(data):  # undecodable files left out: they no longer share a name
         names = module_names(data, is_package_dir)
-    tree = SourceTree(texts, names, data, on_disk=True, target_version=options.target_version)
+    tree = SourceTree(texts, analysed_module_names(data, is_package_dir), data, on_disk=True, target_version=options.target_version)
     config = rule_config(options)
     phase = time.perf_counter()
     scan_errors = scan(tree, config, options.jobs, hashes if hash_while_scanning else None)
@@ -91,7 +91,7 @@ def lint_tree(
 
 def lint_sources(sources: Mapping[str, str], options: LintOptions, is_package_dir: Callable[[str], bool]) -> LintResult:
     """`fsdp_lint.engine.lint.lint_sources`: decoded sources keyed by their display path."""
-    tree = SourceTree(dict(sources), module_names(sources, is_package_dir), target_version=options.target_version)
+    tree = SourceTree(dict(sources), analysed_module_names(sources, is_package_dir), target_version=options.target_version)
     config = rule_config(options)
     scan_errors = scan(tree, config, options.jobs)
     analysis = _analyse(tree, config, relevant_paths(tree, config), options)

@@ -17,7 +17,10 @@ as `model`. So for the files of such a directory (and a top-level package inside
 that count are the directory itself and each directory above it up to the linted one, and the
 one under which the tree's absolute imports name those files (or the namespace packages that
 hold them) most often is kept; a directory that no import names keeps its files named as
-scripts run from it.
+scripts run from it. Weighing them reads the head of every file, so only the analysis asks for
+these names (`analysed_module_names`); a run answered from the cache is keyed by the names
+`module_names` gives without reading (the namespace names follow from those and the files'
+contents, which the key covers by their hashes).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from collections import Counter
 from typing import Callable, Dict, Iterable, Mapping, Optional, Tuple, Union
 
 _IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*))", re.M)
-_IMPORTED = re.compile(rb"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t(]+([A-Za-z_]\w*)|import[ \t]+([A-Za-z_][\w.]*))", re.M)
+_IMPORTED = re.compile(rb"[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t(]+([A-Za-z_]\w*)|import[ \t]+([A-Za-z_][\w.]*))")
 _SETTLED = 5  # imports by which one root must lead the others for the rest to be left unread
 _HEAD = 8192  # bytes of each file read for its imports: a file's imports open it (a 1 MB stub has few)
 
@@ -52,7 +55,18 @@ def _named(path: str, is_package_dir: Callable[[str], bool]) -> Tuple[str, str, 
 
 
 def module_names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Callable[[str], bool]) -> Dict[str, str]:
-    """Dotted names by path; scripts that share a name (many `train.py`) get their directory path."""
+    """Dotted names by path, the files of namespace packages named as scripts run from their
+    directory; scripts that share a name (many `train.py`) get their directory path."""
+    return _names(sources, is_package_dir, None)
+
+
+def analysed_module_names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Callable[[str], bool]) -> Dict[str, str]:
+    """`module_names`, with the files of namespace packages named from the root above them under
+    which the tree's imports name them."""
+    return _names(sources, is_package_dir, _ImportedNames(sources))
+
+
+def _names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Callable[[str], bool], imports: Optional["_ImportedNames"]) -> Dict[str, str]:
     is_package_dir = functools.lru_cache(maxsize=None)(is_package_dir)  # asked once per file and level
     by_top: Dict[Optional[str], Dict[str, str]] = {}
     scripts: Dict[str, Dict[str, str]] = {}  # the files in no package, by directory
@@ -64,17 +78,18 @@ def module_names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Calla
             scripts.setdefault(folder, {})[path] = name
         directories.add(folder)
     linted = _common_directory(directories)
-    imports = _ImportedNames(sources)
     names: Dict[str, str] = {}
     for top, group in by_top.items():
         if top is None:
             continue
-        if os.path.basename(top).isidentifier() and (linted is None or not (linted == top or linted.startswith(top + os.sep))):
+        if not os.path.basename(top).isidentifier() or linted is not None and (linted == top or linted.startswith(top + os.sep)):
+            names.update(_from_import_root(top, group, sources, is_package_dir))
+        elif imports is not None:
             names.update(_in_namespace_package(os.path.dirname(top), group, linted, imports))
         else:
-            names.update(_from_import_root(top, group, sources, is_package_dir))
+            names.update(group)
     for folder, group in scripts.items():
-        names.update(_in_namespace_package(folder, group, linted, imports))
+        names.update(_in_namespace_package(folder, group, linted, imports) if imports is not None else group)
     counts: Dict[str, int] = {}
     for name in names.values():
         counts[name] = counts.get(name, 0) + 1
@@ -151,15 +166,25 @@ class _ImportedNames:
             self._counts = Counter()
             for text in self._sources.values():
                 head = text[:_HEAD]
-                data = head if isinstance(head, bytes) else head.encode("utf-8", "surrogatepass")
-                for match in _IMPORTED.finditer(data):
-                    module, member, plain = match.groups()
-                    if plain:
-                        self._counts[plain.decode("ascii")] += 1
-                    else:
-                        self._counts[module.decode("ascii")] += 1
-                        self._counts[(module + b"." + member).decode("ascii")] += 1
+                self._count(head if isinstance(head, bytes) else head.encode("utf-8", "surrogatepass"))
         return self._counts[name]
+
+    def _count(self, head: bytes) -> None:
+        """The import statements of `head`, found from each `import` (searched for as bytes:
+        matching a pattern at every position of every file was most of the naming's time)."""
+        at = head.find(b"import")
+        while at != -1:
+            start = head.rfind(b"\n", 0, at) + 1
+            end = head.find(b"\n", at)
+            match = _IMPORTED.match(head, start)
+            if match is not None and match.end() > at:
+                module, member, plain = match.groups()
+                if plain:
+                    self._counts[plain.decode("ascii")] += 1
+                else:
+                    self._counts[module.decode("ascii")] += 1
+                    self._counts[(module + b"." + member).decode("ascii")] += 1
+            at = head.find(b"import", end) if end != -1 else -1
 
 
 def _renamed(names: Dict[str, str], prefix: str, package: str) -> Dict[str, str]:

@@ -984,3 +984,34 @@ def test_a_test_that_tells_apart_the_modules_a_name_may_be_narrows_it_on_each_ar
         assert _lint({"model.py": model, "wrap.py": wrap, "step.py": step.format(test=test)}) == [], test
     for test in ["not isinstance(model, LocalWrapper)", "version(model) == 2", "version(model)"]:
         assert _lint({"model.py": model, "wrap.py": wrap, "step.py": step.format(test=test)}) == [("step.py", 8, "FSD203")], test
+
+
+def test_a_tuple_returned_on_some_paths_keeps_its_items_where_it_is_unpacked():
+    """Property 2: `model, optimizer = build(cfg)` binds the items of the tuple `build` returns on
+    the paths where it returns one of two items; a path that returns None or a longer tuple would
+    raise at the unpacking, so it adds nothing."""
+    build = SHARD + """
+    import torch
+
+    def build(cfg):
+        if cfg is None:
+            return None
+        model = LM()
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        optimizer = torch.optim.AdamW(model.parameters())
+        if cfg.scheduler:
+            return model, optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0)
+        return model, optimizer
+    """
+    train = """
+    from build import build
+
+    def main(cfg, batch):
+        model, optimizer = build(cfg)
+        model.forward(batch).sum().backward()
+        optimizer.step()
+    """
+    assert _lint({"build.py": build, "train.py": train}) == [("train.py", 6, "FSD201")]
+    assert _lint({"build.py": build, "train.py": train.replace("model.forward(batch)", "model(batch)")}) == []

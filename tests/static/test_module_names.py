@@ -10,6 +10,7 @@ import os
 import pytest
 
 from fsdp_lint.engine.lint import LintOptions, lint_paths
+from fsdp_lint.engine.module_names import analysed_module_names, module_names
 from fsdp_lint.selection import Selection
 from tests.static.helpers import write_tree
 
@@ -164,3 +165,19 @@ def test_a_directory_no_import_names_from_above_keeps_its_scripts_names(tmp_path
     })
     monkeypatch.chdir(tmp_path)
     assert _found([tmp_path / "trainer"]) == [(os.path.join("trainer", "scripts", "train.py"), OPTIMIZER_LINE, "FSD202")]
+
+
+def test_the_names_a_cached_run_is_keyed_by_read_no_file():
+    """A run answered from the cache stats the files instead of reading them: the names its key
+    records come from the files' places alone, and only the analysis reads the imports that name
+    the files of namespace packages from above."""
+    class Unread(dict):
+        def __getitem__(self, path):
+            raise AssertionError(f"{path} read")
+
+        def values(self):
+            raise AssertionError("files read")
+
+    paths = {"ckpt/train.py": "from models.lm.model import LM\n", "ckpt/models/lm/model.py": "class LM: ...\n"}
+    assert module_names(Unread.fromkeys(paths), lambda directory: False) == {"ckpt/train.py": "train", "ckpt/models/lm/model.py": "model"}
+    assert analysed_module_names(paths, lambda directory: False) == {"ckpt/train.py": "train", "ckpt/models/lm/model.py": "models.lm.model"}
