@@ -15,6 +15,7 @@ linters' bytecode is compiled once before the timed rounds (`cache_bytecode`).
     python benchmarks/dense_trees.py TREE... --fsdp-lint "after: fsdp-lint" \\
         --fsdp-lint "before: env PYTHONPATH=/tmp/linter_before python -m fsdp_lint.frontends.cli"
     python benchmarks/dense_trees.py /tmp/other --edit other=pkg/parallel.py
+    python benchmarks/dense_trees.py TREE... --warm-only --repeat 15   # relints alone, from caches filled once
 """
 
 from __future__ import annotations
@@ -58,27 +59,52 @@ def linters(specs: Sequence[str]) -> List[Tuple[str, List[str]]]:
 
 
 def measure_round(
-    tree: str, lint: List[Tuple[str, List[str]]], ruff: List[str], workdir: str, sample: bool, edited: Optional[str],
-    warm_only: bool = False,
+    tree: str, lint: List[Tuple[str, List[str]]], ruff: List[str], workdir: str, sample: bool, edited: Optional[str]
 ) -> Dict[str, Measure]:
-    """One round on one tree. The warm and edit runs' findings must equal the cold run's (with
-    `warm_only`, which runs no cold run and no edit, the fill's): a cache that answers
-    differently is not fast, it is wrong."""
+    """One round on one tree. The warm and edit runs' findings must equal the cold run's: a cache
+    that answers differently is not fast, it is wrong."""
     measured = {"ruff": run("ruff", ruff + [tree], workdir, sample)}
     for label, command in lint:
         base = command + [tree, "--isolated", "--format", "json"]
         cache = tempfile.mkdtemp(prefix="cache-", dir=workdir)
-        kinds = [] if warm_only else [(COLD, ["--no-cache"])]
-        for kind, extra in kinds + [(FILL, ["--cache-dir", cache]), (WARM, ["--cache-dir", cache])]:
+        for kind, extra in ((COLD, ["--no-cache"]), (FILL, ["--cache-dir", cache]), (WARM, ["--cache-dir", cache])):
             measured[f"{label} {kind}"] = run(f"{label} {kind} {tree}", base + extra, workdir, sample)
-        if edited is not None and not warm_only:
+        if edited is not None:
             with appended(os.path.join(tree, edited), EDIT_TEXT):
                 measured[f"{label} {EDIT}"] = run(f"{label} {EDIT} {tree}", base + ["--cache-dir", cache], workdir, sample)
-        cold = findings(measured[f"{label} {FILL if warm_only else COLD}"])
+        cold = findings(measured[f"{label} {COLD}"])
         for kind in (FILL, WARM, EDIT):
             if f"{label} {kind}" in measured and findings(measured[f"{label} {kind}"]) != cold:
                 raise SystemExit(f"{label} on {tree}: the {kind} run's findings differ from the cold run's")
         shutil.rmtree(cache, ignore_errors=True)
+    return measured
+
+
+def fill_caches(trees: Sequence[str], lint: List[Tuple[str, List[str]]], workdir: str) -> Dict[Tuple[str, str], Tuple[str, Measure]]:
+    """`--warm-only`: each linter fills a cache directory of its own for each tree, once, before
+    the rounds; (label, tree) -> the directory and the fill's run."""
+    filled = {}
+    for tree in trees:
+        for label, command in lint:
+            cache = tempfile.mkdtemp(prefix="cache-", dir=workdir)
+            fill = run(f"{label} {FILL} {tree}", command + [tree, "--isolated", "--format", "json", "--cache-dir", cache], workdir)
+            filled[(label, tree)] = cache, fill
+    return filled
+
+
+def measure_warm_round(
+    tree: str, lint: List[Tuple[str, List[str]]], ruff: List[str], workdir: str, sample: bool,
+    filled: Dict[Tuple[str, str], Tuple[str, Measure]],
+) -> Dict[str, Measure]:
+    """One `--warm-only` round on one tree: ruff, then each linter relinting from the cache it
+    filled (`fill_caches`); the warm run's findings must equal the fill's."""
+    measured = {"ruff": run("ruff", ruff + [tree], workdir, sample)}
+    for label, command in lint:
+        cache, fill = filled[(label, tree)]
+        warm = run(f"{label} {WARM} {tree}", command + [tree, "--isolated", "--format", "json", "--cache-dir", cache], workdir, sample)
+        if findings(warm) != findings(fill):
+            raise SystemExit(f"{label} on {tree}: the warm run's findings differ from the fill's")
+        measured[f"{label} {WARM}"] = warm
     return measured
 
 
@@ -127,7 +153,10 @@ def main(argv: Sequence[str] = ()) -> int:
         "--edit", action="append", default=[], metavar="NAME=PATH",
         help="the file of tree NAME (its directory's name) that the edit scenario appends to, relative to the tree",
     )
-    parser.add_argument("--warm-only", action="store_true", help="time only the warm runs (and ruff): no cold run, no edit")
+    parser.add_argument(
+        "--warm-only", action="store_true",
+        help="time ruff and the warm runs alone, each linter relinting from a cache it filled once before the rounds",
+    )
     args = parser.parse_args(list(argv) or None)
     ruff = shutil.which("ruff")
     if ruff is None:
@@ -141,9 +170,14 @@ def main(argv: Sequence[str] = ()) -> int:
     times: Dict[str, List[Dict[str, Measure]]] = {tree: [] for tree in trees}
     memory: Dict[str, Dict[str, Measure]] = {}
     try:
+        filled = fill_caches(trees, lint, workdir) if args.warm_only else {}
         for attempt in range(args.repeat + 1):  # the last round samples memory
             for tree in trees:
-                measured = measure_round(tree, lint, ruff_command, workdir, attempt == args.repeat, edited[tree], args.warm_only)
+                sample = attempt == args.repeat
+                if args.warm_only:
+                    measured = measure_warm_round(tree, lint, ruff_command, workdir, sample, filled)
+                else:
+                    measured = measure_round(tree, lint, ruff_command, workdir, sample, edited[tree])
                 if attempt < args.repeat:
                     times[tree].append(measured)
                 else:
