@@ -33,17 +33,16 @@ log = logging.getLogger("fsdp_lint")
 def lint_tree(
     found: Sequence[Discovered], data: Dict[str, bytes], failures: List[Violation], names: Dict[str, str],
     is_package_dir: Callable[[str], bool], options: LintOptions,
-    store: Optional[ResultCache] = None, statuses: Optional[Mapping[str, Status]] = None,
+    store: Optional[ResultCache] = None, hashes: Optional[Dict[str, bytes]] = None, statuses: Optional[Mapping[str, Status]] = None,
 ) -> LintResult:
     """Lint the files read from disk (`data`; `failures` for those that could not be read), and
-    store the result in `store` with the files' `statuses` (`cache.file_status`)."""
+    store the result in `store` with the files' content `hashes` (none: a cold run, which hashes
+    them while scanning) and `statuses` (`cache.file_status`)."""
     from fsdp_lint.engine import cache
 
     started = time.perf_counter()
     unreadable = [failure.path for failure in failures]
-    hashes: Dict[str, bytes] = {}
-    if store is not None and store.has_entry():  # else a cold run: hash while scanning, below
-        hashes = {path: cache.content_hash(raw) for path, raw in data.items()}
+    hashes = dict(hashes or {})
     hash_while_scanning = store is not None and not hashes
     for path, raw in list(data.items()):
         text = _decoded(raw, path)

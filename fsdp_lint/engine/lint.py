@@ -127,7 +127,8 @@ def _lint_paths(paths: Sequence[str], options: LintOptions, buffers: Mapping[str
     from fsdp_lint.engine.analysed_run import lint_tree
 
     data, failures = files.read_all()
-    result = lint_tree(found, data, failures, names, _package_dir_on_disk, options, store, files.statuses)
+    hashes = files.content_hashes(data) if store is not None and store.has_entry() else None
+    result = lint_tree(found, data, failures, names, _package_dir_on_disk, options, store, hashes, files.statuses)
     log.info("run: %d files in %.3fs", len(found), time.perf_counter() - started)
     return result
 
@@ -184,6 +185,14 @@ class _Files(Mapping[str, bytes]):
             else:
                 data[path] = read
         return data, failures
+
+    def content_hashes(self, data: Mapping[str, bytes]) -> Dict[str, bytes]:
+        """The content hash of each file of `data` (`read_all`'s): the hashes of the files read to
+        compare them with the cache's, and the others' from their bytes (a status vouches for the
+        cache's hash, not for the bytes read since)."""
+        from fsdp_lint.engine.cache import content_hash
+
+        return {path: self.hashes[path] if path in self.hashes and path not in self.vouched else content_hash(raw) for path, raw in data.items()}
 
     def __getitem__(self, path: str) -> bytes:
         if path not in self._data:
