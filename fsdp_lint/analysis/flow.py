@@ -1252,7 +1252,7 @@ class Flow:
             self._rebuilding_call(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:
             receivers = options_of(self.value(func.expr))
-            if any(isinstance(r, Container) for r in receivers):
+            if Container in map(type, receivers):  # (asked of every method call: no generator)
                 return self._container_method(func, args)
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
                 return self._method_call(node, func.attrname, receivers[0], args, keywords)
@@ -1963,6 +1963,8 @@ _ABSENT = object()
 _BUILTINS = frozenset(dir(builtins))
 # Literal lists iterated item by item, in order, up to this length (longer ones as one element).
 _UNROLLED = 16
+# The lists an appended-to list may be, past which they are joined into one (`_grown`).
+_LIST_OPTIONS = 4
 _TRY_NODES = (nodes.Try, nodes.TryStar)
 
 
@@ -2083,6 +2085,12 @@ def _grown(value: Value, added: Value) -> Value:
             continue
         element = _element_of(added)
         options += [option, option if element in option.items else Container(option.items + (element,))]
+    lists = [option for option in options if isinstance(option, Container) and option.keys is None]
+    if len(lists) > _LIST_OPTIONS:
+        # Appends under conditions double the lists it may be at every one (`passes.append(p)`
+        # under eight flags): past a few, it is one list of every item it may hold, or empty.
+        union = Container(tuple(dict.fromkeys(item for option in lists for item in option.items)))
+        options = [option for option in options if option not in lists] + [union] + [Container(())] * any(not option.items for option in lists)
     return either(options)
 
 
