@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Set, Tuple, TypeVar, Union
 
 from astroid import nodes
 
@@ -793,20 +793,14 @@ class Flow:
         if len(options) != 1 or not isinstance(options[0], Obj) or not self._known_module(options[0]):
             return None
         names = self.names_of(options[0])
-        here = self.point()
         found: Optional[paths.Literal] = None
         sure = False
-        for event in self.events:
-            target = event.target
-            if event.above or not any(len(name.attrs) == len(target.attrs) and path_covers(target, name) for name in names):
-                continue
-            if not self.happens_before(Point(event.seq, event.path), here):
-                continue
+        for event in self._shards_of_module(names):
             extra = event.path - self.path
             if len(extra) != 1 or found not in (None, *extra) or next(iter(extra))[0][0] not in ("bool", "eq", "flag"):
                 return None
             found = next(iter(extra))
-            sure = sure or WILDCARD not in target.attrs and any(n.root == target.root and n.attrs == target.attrs for n in names) and self._on_every_run(event, test, extra)
+            sure = sure or _shards_exactly(event, names) and self._on_every_run(event, test, extra)
         if found is None or not sure:
             return None
         return (found[0], not found[1]) if negated else found
@@ -1419,18 +1413,23 @@ class Flow:
         it and the walk knows what it is (an object of a known class, built here or described by
         the calling context, that no unknown code was given); None otherwise."""
         names = self.names_of(obj)
-        here = self.point()
         may = False
+        for event in self._shards_of_module(names):
+            if _shards_exactly(event, names) and self._on_every_run(event, at):
+                return True
+            may = True
+        return None if may or not self._known_module(obj) else False
+
+    def _shards_of_module(self, names: List[Obj]) -> Iterator[ShardEvent]:
+        """The `fully_shard` calls of the module known by `names` (not of one above it) that a run
+        to here may have made: what decides whether it is an `FSDPModule` here."""
+        here = self.point()
         for event in self.events:
             target = event.target
             if event.above or not any(len(name.attrs) == len(target.attrs) and path_covers(target, name) for name in names):
                 continue
-            if not self.happens_before(Point(event.seq, event.path), here):
-                continue
-            if WILDCARD not in target.attrs and any(name.root == target.root and name.attrs == target.attrs for name in names) and self._on_every_run(event, at):
-                return True
-            may = True
-        return None if may or not self._known_module(obj) else False
+            if self.happens_before(Point(event.seq, event.path), here):
+                yield event
 
     def _known_module(self, obj: Obj) -> bool:
         """Whether every `fully_shard` of `obj` on the way here is one this walk sees: an object
@@ -1890,6 +1889,12 @@ class Flow:
         for obj in objects_in(value):
             if obj.cls and not obj.attrs and self.is_local(obj.root):
                 self.classes.setdefault(obj.root, obj.cls)
+
+
+def _shards_exactly(event: ShardEvent, names: List[Obj]) -> bool:
+    """Whether `event` shards that very module, not one of several a wildcard stands for."""
+    target = event.target
+    return WILDCARD not in target.attrs and any(name.root == target.root and name.attrs == target.attrs for name in names)
 
 
 class _Exit(NamedTuple):
