@@ -131,11 +131,16 @@ def rank_only_branch(flow: "Flow") -> Optional[nodes.NodeNG]:
     return None
 
 
+_LOOKED_THROUGH = (nodes.Call, nodes.BoolOp, nodes.UnaryOp, nodes.Compare)
+
+
 def passed_names(test: nodes.NodeNG) -> List[str]:
     """The names a test hands to a call (`isinstance(model, FSDP)`, `fsdp_version(model) == 1`,
     also under `not`, `and`/`or` and comparisons): what it may tell apart the values of. Asked
     for every `if` walked, so only those operators are looked through."""
     found: List[str] = []
+    if type(test) not in _LOOKED_THROUGH:
+        return found
     pending = [test]
     while pending:
         node = pending.pop()
@@ -153,7 +158,8 @@ def passed_names(test: nodes.NodeNG) -> List[str]:
             pending.append(node.operand)
         elif kind is nodes.Compare:
             pending.append(node.left)
-            pending.extend(right for _, right in node.ops)
+            for _, right in node.ops:
+                pending.append(right)
     return found
 
 

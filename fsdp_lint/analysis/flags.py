@@ -60,7 +60,7 @@ def test_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG]
 def _compared(test: nodes.NodeNG) -> Optional[Tuple[nodes.NodeNG, Tuple[object, ...], bool]]:
     """`x == 1` -> (x, (1,), True), `x not in (1, 2)` -> (x, (1, 2), False), also with the
     constant first (`1 == x`); None for other tests."""
-    if not isinstance(test, nodes.Compare) or len(test.ops) != 1 or test.ops[0][0] not in _EQUALITY:
+    if type(test) is not nodes.Compare or len(test.ops) != 1 or test.ops[0][0] not in _EQUALITY:
         return None
     op, right = test.ops[0]
     left = test.left

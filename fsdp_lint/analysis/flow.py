@@ -561,7 +561,7 @@ class Flow:
     def _inherit_globals(self) -> None:
         conditions = dict(self.context.conditions)
         for root, attrs in sorted(self.context.globals):
-            path = _condition_path(self.scope, conditions.get((root, attrs), frozenset()))
+            path = _condition_path(self.scope, conditions[(root, attrs)]) if (root, attrs) in conditions else EMPTY
             self.events.append(ShardEvent(Obj(root, attrs), self.scope, -1, origin=Origin(self.scope, "module level"), path=path))
 
     def _tick(self) -> int:
@@ -760,7 +760,7 @@ class Flow:
         then = [option for option, found in zip(options, truths) if found is not False]
         orelse = [option for option, found in zip(options, truths) if found is not True]
         if not then or not orelse:
-            value = self.values[test] = Constant(bool(then))
+            value = self.values[test] = constant(bool(then))
             return value, None
         return value, (name, either(then), either(orelse))
 
@@ -879,9 +879,10 @@ class Flow:
             start = self._snapshot()
             outcomes = self._outcome(node.test, True), self._outcome(node.test, False)  # both in the state the test saw
             self.conditions.append((node.test, True))
-            then = self._arm(node.body, _narrowed(start, narrowed, True), outcomes[0])
+            starts = (start, start) if narrowed is None else _narrowed(start, narrowed)
+            then = self._arm(node.body, starts[0], outcomes[0])
             self.conditions[-1] = (node.test, False)
-            orelse = self._arm(node.orelse, _narrowed(start, narrowed, False), outcomes[1])
+            orelse = self._arm(node.orelse, starts[1], outcomes[1])
             self.conditions.pop()
             self._join([then, orelse])
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
@@ -1644,7 +1645,8 @@ class Flow:
             target = (e.target.root, e.target.attrs)
             if target in shared:
                 flagged[target] = flagged[target] & paths.flag_literals(e.path) if target in flagged else paths.flag_literals(e.path)
-        conditions = self._named_flags(tuple(sorted((target, flags) for target, flags in flagged.items() if flags)), bound)
+        flagged = {target: flags for target, flags in flagged.items() if flags}
+        conditions = self._named_flags(tuple(sorted(flagged.items())), bound) if flagged else ()
         return Context(tuple(params), shared, conditions), origins
 
     def _named_flags(self, conditions: Tuple[Tuple[_Key, Path], ...], bound: Dict[str, Value]) -> Tuple[Tuple[_Key, FlagConditions], ...]:
@@ -1677,8 +1679,9 @@ class Flow:
                 over = tuple(o for o in (relative_value(o, base, root) for o in option.over) if isinstance(o, Obj) and o.root == root)
                 if over:
                     options.append(Optimizer(over, option.node, option.cls_name))
-            elif isinstance(option, (ShardFunction, Options)) or isinstance(option, Constant) and option.travels:
-                options.append(option)
+            elif isinstance(option, (ShardFunction, Options, Constant)):
+                if not isinstance(option, Constant) or option.travels:
+                    options.append(option)
         return either(options) if options else None
 
     def _passes(self, value: Value, live: List[ShardEvent]) -> bool:
@@ -1686,9 +1689,9 @@ class Flow:
         rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag), or
         one that refers to objects something happened to. Others would only make each call site a
         context of its own."""
-        if isinstance(value, (Optimizer, ShardFunction, Options, Partial, ClassRef)) or isinstance(value, Constant) and value.travels:
-            return True
-        if isinstance(value, (Unknown, Fresh, Constant)):
+        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef)):
+            return not isinstance(value, Constant) or value.travels
+        if isinstance(value, (Unknown, Fresh)):
             return False
         if contained(value, Optimizer):
             return True
@@ -1770,8 +1773,9 @@ class Flow:
             if isinstance(option, Obj):
                 if option.cls or option.root in self.meta_roots or self.is_local(option.root) or option.root in self.classes:
                     return True
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container)) or isinstance(option, Constant) and option.travels:
-                return True
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container, Constant)):
+                if not isinstance(option, Constant) or option.travels:
+                    return True
         return False
 
     def _display_name(self) -> str:
@@ -2229,12 +2233,11 @@ def _mapped_flags(path: Path, mapper: RootMapper) -> Path:
     return frozenset(mapped)
 
 
-def _narrowed(state: _State, narrowed: Optional[Tuple[str, Value, Value]], taken: bool) -> _State:
-    """`state` with the name a test told values of apart bound to those that take the arm."""
-    if narrowed is None:
-        return state
+def _narrowed(state: _State, narrowed: Tuple[str, Value, Value]) -> Tuple[_State, _State]:
+    """`state` for each arm of a test that told the values of a name apart, the name bound to
+    those that take the arm."""
     name, then, orelse = narrowed
-    return _State({**state.env, name: then if taken else orelse}, state.attr_env, state.path)
+    return _State({**state.env, name: then}, state.attr_env, state.path), _State({**state.env, name: orelse}, state.attr_env, state.path)
 
 
 def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:

@@ -4,7 +4,7 @@ kinds of derived values the contracts talk about (parameters, optimizers, state 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from astroid import nodes
@@ -158,10 +158,10 @@ class Constant:
     every call site."""
 
     value: object
+    travels: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def travels(self) -> bool:
-        return self.value is None or isinstance(self.value, bool)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "travels", self.value is None or isinstance(self.value, bool))
 
 
 @functools.lru_cache(maxsize=1 << 12, typed=True)
@@ -177,11 +177,13 @@ def compared(op: str, left: "Value", right: "Value") -> "Value":
     """`left op right` for `==` and `!=`, where every value either side may be is a constant."""
     if op not in _COMPARISONS:
         return UNKNOWN
+    if type(left) is Constant and type(right) is Constant:  # the common case
+        return constant(_COMPARISONS[op](left.value, right.value))
     lefts, rights = options_of(left), options_of(right)
     if not all(isinstance(v, Constant) for v in lefts + rights):
         return UNKNOWN
     results = {_COMPARISONS[op](a.value, b.value) for a in lefts for b in rights}  # type: ignore[union-attr]
-    return Constant(results.pop()) if len(results) == 1 else UNKNOWN
+    return constant(results.pop()) if len(results) == 1 else UNKNOWN
 
 
 @dataclass(frozen=True)
