@@ -11,8 +11,15 @@ a call of a function or class that a sharding module defines or re-exports. So a
 
 - it uses a *sharding name* in code: `fully_shard` itself (not its definition, not `fully_shard.x`,
   not in a comment or a plain string), or a name that an imported kept module exports; and
-- a kept file exports every name it defines (`def`, `class`, top-level assignment, at any depth),
-  plus the sharding names it re-exports by import.
+- a kept file exports the module-level names (`def`, `class`, assignment; in module code at
+  any depth, `if`/`try` blocks too) of each top-level definition, with the module code after it
+  up to the next one, that uses such a name or a name another such part exports, plus the
+  sharding names it re-exports by import. An importer reaches the sharding only through a
+  module-level name whose code leads to it: a 3,000-line `utils.py` with one sharding helper does
+  not make every importer of its other helpers relevant, nor does a method's name (`__init__`,
+  `forward`) of a sharding class make every file that calls one (Megatron-LM's
+  `megatron.core.utils` and its model classes made 800 files so, once its namespace package
+  resolved).
 
 This closes over the import graph upwards (files that import sharding helpers, and their importers,
 name by name). Downwards, helpers that receive a sharded model are parsed on demand by the analysis
@@ -35,6 +42,8 @@ SHARDING_NAMES: FrozenSet[str] = frozenset({"fully_shard"})
 
 _FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*)")
 _PLAIN = re.compile(rb"import[ \t]+([\w.][^\n]*)")
+_TOP_LEVEL = re.compile(rb"^(?:async[ \t]+def|def|class)[ \t]+\w+", re.M)
+_MODULE_CODE = re.compile(rb"^[^\s#)\]}]", re.M)  # a line that starts a statement at module level
 _DEFINED = re.compile(rb"(?:\bdef|\bclass)[ \t]+(\w+)|^(\w+)[ \t]*(?::[^\n=]*)?=(?!=)", re.M)
 _NAME_IN_LIST = re.compile(rb"[A-Za-z_]\w*(?:\s+as\s+\w+)?")
 _STATEMENT_BEFORE = b" \t\n;:"
@@ -88,7 +97,7 @@ def scan_file(
             for imported, bound in _pairs(names) if imported in sharding_names
         )
         visible = sharding_names | reexported
-        uses = _spells_word(data, visible) and _uses_any(_code_only(data), visible, sharding_names)
+        uses = _spells_word(data, visible) and _uses(_code_only(data), _word_pattern(visible), sharding_names)
     kept = bool(mentions) and (uses or screen is None or screen(data, frozenset(mentions)))
     return FileScan(imports, reexported, uses, kept)
 
@@ -103,12 +112,36 @@ class _File:
     visible: Set[str] = field(default_factory=set)
     sharding: bool = False
     sharding_names: FrozenSet[str] = SHARDING_NAMES
+    marked: Set[int] = field(default_factory=set)  # the parts of `parts()` that lead to sharding
     _code: Optional[bytes] = None
+    _parts: Optional[List[Tuple[bytes, FrozenSet[str]]]] = None
 
-    def uses_any(self, names: Iterable[str]) -> bool:
+    def code(self) -> bytes:
         if self._code is None:
             self._code = _code_only(self.data)
-        return _uses_any(self._code, names, self.sharding_names)
+        return self._code
+
+    def uses_any(self, names: Iterable[str]) -> bool:
+        return _uses(self.code(), _word_pattern(names), self.sharding_names)
+
+    def parts(self) -> List[Tuple[bytes, FrozenSet[str]]]:
+        """The code split before each top-level `def` and `class` (strings are blanked, so a
+        docstring's unindented line splits nothing), module code going with the part before it,
+        with the module-level names each part defines: the definition's own, and what the module
+        code after its body (from the next line that starts a statement unindented) defines."""
+        if self._parts is None:
+            code = self.code()
+            starts = [0] + [match.start() for match in _TOP_LEVEL.finditer(code) if match.start()]
+            self._parts = []
+            for start, end in zip(starts, starts[1:] + [len(code)]):
+                part = code[start:end]
+                own = _TOP_LEVEL.match(part)
+                module_code = _MODULE_CODE.search(part, part.find(b"\n") + 1) if own else None
+                defined = _defined(part, 0, len(own.group(0)) if own else len(part))
+                if module_code is not None:
+                    defined |= _defined(part, module_code.start(), len(part))
+                self._parts.append((part, defined))
+        return self._parts
 
 
 def relevant_files(
@@ -141,12 +174,12 @@ def relevant_files(
             file.exports |= file.scan.reexported
             file.visible |= sharding_names | file.exports
             if file.scan.uses_sharding_name:
-                _mark_sharding(file)
+                _mark_sharding(file, file.visible)
             if file.exports:
                 pending.append(file.path)
     for path in exporting:
-        if path in files and not files[path].sharding:
-            _mark_sharding(files[path])
+        if path in files:
+            _mark_sharding(files[path], None)
             pending.append(path)
     while pending:
         source = files[pending.pop()]
@@ -159,10 +192,28 @@ def relevant_files(
     return {path for path, file in files.items() if file.sharding or file.scan.mentioned}
 
 
-def _mark_sharding(file: _File) -> None:
-    file.sharding = True
-    for match in _DEFINED.finditer(file.data):
-        file.exports.add((match.group(1) or match.group(2)).decode())
+def _mark_sharding(file: _File, names: Optional[Iterable[str]]) -> None:
+    """Keep `file`, which uses `names` (None: whose module objects hold shards, so every part
+    leads to them), and export what its parts that lead to sharding define, closing over the
+    file: a part that uses a name another exports leads there too."""
+    parts = file.parts()
+    wanted = None if names is None else set(names)
+    while wanted is None or wanted:
+        pattern = None if wanted is None else _word_pattern(wanted)
+        fresh = [index for index, (part, _) in enumerate(parts) if index not in file.marked
+                 and (pattern is None or _uses(part, pattern, file.sharding_names))]
+        if not fresh:
+            return
+        file.sharding = True
+        file.marked.update(fresh)
+        defined = set().union(*(parts[index][1] for index in fresh))
+        wanted = defined - file.exports
+        file.exports |= defined
+
+
+def _defined(code: bytes, start: int, end: int) -> FrozenSet[str]:
+    """The names `def`, `class` and unindented assignments bind in `code[start:end]`."""
+    return frozenset((match.group(1) or match.group(2)).decode() for match in _DEFINED.finditer(code, start, end))
 
 
 def _see_exports(importer: _File, imported: Imported, source: _File) -> None:
@@ -188,8 +239,8 @@ def _see_exports(importer: _File, imported: Imported, source: _File) -> None:
                 importer.exports.add(bound)
     new = seen - importer.visible
     importer.visible |= new
-    if new and not importer.sharding and importer.uses_any(new):
-        _mark_sharding(importer)
+    if new and importer.uses_any(new):
+        _mark_sharding(importer, new)
 
 
 def _imports_of(data: bytes, module: str, is_package: bool) -> Iterable[Tuple[str, Imported]]:
@@ -346,10 +397,9 @@ def _spells_word(data: bytes, names: Iterable[str]) -> bool:
     return pattern is not None and pattern.search(data) is not None
 
 
-def _uses_any(code: bytes, names: Iterable[str], sharding_names: FrozenSet[str]) -> bool:
-    """Whether `code` uses one of `names`: not right after `def`/`class`, and for `fully_shard`
-    itself not followed by `.` (its attributes shard nothing)."""
-    pattern = _word_pattern(names)
+def _uses(code: bytes, pattern: "Optional[re.Pattern[bytes]]", sharding_names: FrozenSet[str]) -> bool:
+    """Whether `code` uses one of the names `pattern` matches (`_word_pattern`): not right after
+    `def`/`class`, and for `fully_shard` itself not followed by `.` (its attributes shard nothing)."""
     if pattern is None:
         return False
     for match in pattern.finditer(code):

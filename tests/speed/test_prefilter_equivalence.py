@@ -8,6 +8,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
+from fsdp_lint.engine import prefilter
 from fsdp_lint.engine.lint import LintOptions, lint_paths, lint_sources
 from fsdp_lint.engine.registry import all_rules
 from tests.robustness.fsdp2_scripts import PROJECT, TRAIN_SCRIPT
@@ -106,6 +107,17 @@ CROSS_MODULE: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
         },
         [("train.py", "FSD201"), ("train.py", "FSD202")],
     ),
+    # Only the parts of utils.py that lead to fully_shard are exported: `wrap` through
+    # `shard_all`, `late_shard` from module code after a definition.
+    "the sharding helpers of a utility module, through each other and module code": (
+        {
+            "utils.py": SHARD + "def unrelated(x):\n    return x\n\ndef shard_all(model):\n    fully_shard(model)\n    return model\n\n"
+            "def wrap(model):\n    return shard_all(model)\n\nif True:\n    def late_shard(m):\n        fully_shard(m)\n",
+            "a.py": "from utils import wrap, unrelated\nmodel = wrap(unrelated(Net()))\nmodel.forward(x)\n",
+            "b.py": "from utils import late_shard\nm = Net()\nlate_shard(m)\nm.forward(x)\n",
+        },
+        [("a.py", "FSD201"), ("b.py", "FSD201")],
+    ),
     "realistic package": (PROJECT, [("train.py", "FSD202"), ("train.py", "FSD201"), ("trainer/checkpoint.py", "FSD301")]),
     "realistic script beside unrelated and broken files": (
         {"train.py": TRAIN_SCRIPT, "util.py": "def f(:\n    pass\n", "plot.py": "import matplotlib\n"},
@@ -134,6 +146,22 @@ def test_cross_module_findings_survive_the_prefilter(tmp_path, monkeypatch, case
     files, expected = CROSS_MODULE[case]
     found = _scanned_and_everything(tmp_path, monkeypatch, files)
     assert {(path, code) for path, _, code in found} >= set(expected)
+
+
+def test_importers_of_the_other_names_of_a_sharding_module_are_left_out():
+    """A name leads to sharding only through its own code: importing a sharding module's other
+    helpers, or calling a method named like one of its sharding class's (`super().__init__()`),
+    keeps no file."""
+    files = {
+        "utils.py": SHARD + "def unrelated(x):\n    return x\n\ndef shard_all(model):\n    fully_shard(model)\n\n"
+        "class Wrapper:\n    def __init__(self, model):\n        fully_shard(model)\n\nclass Plain:\n    pass\n",
+        "user.py": "from utils import unrelated, Plain\n\nclass Net(Plain):\n    def __init__(self):\n        super().__init__()\n        unrelated(self)\n",
+        "sharder.py": "from utils import Wrapper\nWrapper(Net())\n",
+    }
+    data = {path: text.encode() for path, text in files.items()}
+    names = {path: path[:-3] for path in files}
+    scans = {path: prefilter.scan_file(path, data[path], names[path]) for path in files}
+    assert prefilter.relevant_files(data, names, scans) == {"utils.py", "sharder.py"}
 
 
 def test_every_rule_example_is_found_with_the_prefilter():
