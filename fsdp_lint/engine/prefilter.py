@@ -219,15 +219,16 @@ def _defined(code: bytes, start: int, end: int) -> FrozenSet[str]:
 def _see_exports(importer: _File, imported: Imported, source: _File) -> None:
     """What one import of `source` makes visible in `importer`, and what it re-exports.
 
-    A module imported under a name (`import m as x`, `from package import m`) is re-exported
-    under that name, which is how the analysis follows it (`from importer import x; x.f()`).
+    A module imported whole is used through its attributes (`x.f()`), so only those uses count;
+    imported under a name (`import m as x`, `from package import m`) it is re-exported under that
+    name, which is how the analysis follows it (`from importer import x; x.f()`).
     """
     names, alias = imported
     seen: Set[str] = set()
     if names is None:
-        seen = set(source.exports)
+        # The module's names are reached as its attributes: `alias.f`, `pkg.mod.f`.
+        seen = {f"{alias or source.module}.{name}" for name in source.exports}
         if alias and source.exports:
-            seen.add(alias)
             importer.exports.add(alias)
     else:
         for imported, bound in _pairs(names):

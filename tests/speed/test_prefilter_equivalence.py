@@ -150,18 +150,20 @@ def test_cross_module_findings_survive_the_prefilter(tmp_path, monkeypatch, case
 
 def test_importers_of_the_other_names_of_a_sharding_module_are_left_out():
     """A name leads to sharding only through its own code: importing a sharding module's other
-    helpers, or calling a method named like one of its sharding class's (`super().__init__()`),
-    keeps no file."""
+    helpers (also as attributes of the module imported whole), or calling a method named like one
+    of its sharding class's (`super().__init__()`), keeps no file."""
     files = {
         "utils.py": SHARD + "def unrelated(x):\n    return x\n\ndef shard_all(model):\n    fully_shard(model)\n\n"
         "class Wrapper:\n    def __init__(self, model):\n        fully_shard(model)\n\nclass Plain:\n    pass\n",
         "user.py": "from utils import unrelated, Plain\n\nclass Net(Plain):\n    def __init__(self):\n        super().__init__()\n        unrelated(self)\n",
         "sharder.py": "from utils import Wrapper\nWrapper(Net())\n",
+        "whole.py": "import utils\nutils.unrelated(1)\n",
+        "whole_sharder.py": "import utils as u\nu.shard_all(Net())\n",
     }
     data = {path: text.encode() for path, text in files.items()}
     names = {path: path[:-3] for path in files}
     scans = {path: prefilter.scan_file(path, data[path], names[path]) for path in files}
-    assert prefilter.relevant_files(data, names, scans) == {"utils.py", "sharder.py"}
+    assert prefilter.relevant_files(data, names, scans) == {"utils.py", "sharder.py", "whole_sharder.py"}
 
 
 def test_every_rule_example_is_found_with_the_prefilter():
