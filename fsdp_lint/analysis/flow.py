@@ -33,6 +33,7 @@ from fsdp_lint.analysis.context import (
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, test_truth
 from fsdp_lint.analysis.flags import test_flags
+from fsdp_lint.analysis.module_globals import GlobalPath, ModuleGlobals, bound_globals, paths_to
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
@@ -194,6 +195,7 @@ class Flow:
         self.param_roots: Dict[str, Root] = {}
         self.known_params: Set[Root] = set()  # parameters the calling context says something about
         self._certain: Set[Tuple[Root, AttrPath]] = set()  # sharded on every run to the call (`ObjectFacts.certain`)
+        self._imported: Set[str] = set()  # the modules whose globals this walk read by import (`_imported_global`)
         if isinstance(scope, nodes.FunctionDef):
             self._bind_parameters(scope)
         self._inherit_globals()
@@ -562,7 +564,34 @@ class Flow:
         conditions = dict(self.context.conditions)
         for root, attrs in sorted(self.context.globals):
             path = _condition_path(self.scope, conditions[(root, attrs)]) if (root, attrs) in conditions else EMPTY
-            self.events.append(ShardEvent(Obj(root, attrs), self.scope, -1, origin=Origin(self.scope, "module level"), path=path))
+            self._inherit_global(root, attrs, path)
+
+    def _inherit_global(self, root: Root, attrs: AttrPath, path: Path = EMPTY) -> None:
+        """A global path sharded before this walk began (`ABOVE`: the global lies in a sharded module)."""
+        above = attrs == ABOVE
+        target = Obj(root, () if above else attrs)
+        self.events.append(ShardEvent(target, self.scope, -1, origin=Origin(self.scope, "module level"), path=path, above=above))
+
+    def global_paths(self, target: Obj) -> List[GlobalPath]:
+        """The paths of module globals by which code outside this walk reaches `target`: the
+        attributes of globals that hold it, and in a module's top level, the globals bound to it or
+        to an object that holds it (`module_globals`)."""
+        names = self.names_of(target)
+        at_top = self.scope is self.scope.root()
+        return paths_to(names, bound_globals(self.env, self.key) if at_top else {})
+
+    def module_globals(self) -> ModuleGlobals:
+        """What a finished walk of a module's top level left in its globals, for the code that
+        runs after it (its functions called from outside, its importers)."""
+        sharded = set()
+        if self.events:
+            bound = bound_globals(self.env, self.key)
+            for event in self.events:
+                names = [event.target] if event.above else self.names_of(event.target)
+                for root, attrs in paths_to(names, bound):
+                    if root[0] == self.key:
+                        sharded.add((root, ABOVE if event.above and attrs == () else attrs))
+        return ModuleGlobals(frozenset(sharded), frozenset(self.deferred))
 
     def _tick(self) -> int:
         self._seq += 1
@@ -1123,12 +1152,33 @@ class Flow:
                 return ShardFunction()
         if isinstance(binding, nodes.FunctionDef):
             return self._function_value(binding)
-        if isinstance(binding, nodes.ImportFrom) and not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
-            # a function of another module of the tree handed on as a value (a call resolves by name)
-            qname = self.qualified_name(node)
-            if isinstance(self.project.callable_for_flow(qname), (nodes.FunctionDef, Deferred)):
-                return Partial(qname, (), ())
+        if isinstance(binding, nodes.ImportFrom):
+            imported = self._imported_global(node)
+            if imported is not None:
+                return imported
+            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+                # a function of another module of the tree handed on as a value (a call resolves by name)
+                qname = self.qualified_name(node)
+                if isinstance(self.project.callable_for_flow(qname), (nodes.FunctionDef, Deferred)):
+                    return Partial(qname, (), ())
         return UNKNOWN
+
+    def _imported_global(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[Obj]:
+        """A global of another module of the tree, read by import (`from utils import MODEL`,
+        `utils.MODEL`), that its top level may have left holding shards: the global, with the facts
+        of every global of that module as that top level left them, known from the start of this
+        walk (the import returned after it). Other imported values stay unknown, as a module whose
+        globals hold no shards need not be walked for them."""
+        found = self.project.imported_global(self.qualified_name(node))
+        if found is None:
+            return None
+        root, facts = found
+        if root[0] not in self._imported:
+            self._imported.add(root[0])
+            self.deferred |= facts.deferred
+            for path, attrs in sorted(facts.sharded):
+                self._inherit_global(path, attrs)
+        return Obj(root)
 
     def _function_value(self, func: nodes.FunctionDef) -> Partial:
         """A function of the tree as a value: its partial with nothing bound but, for a closure,
@@ -1138,6 +1188,10 @@ class Flow:
 
     def _attribute(self, node: nodes.Attribute) -> Value:
         base = self._eval(node.expr)
+        if base is UNKNOWN and _names_imported_module(node.expr, self.project.binding):
+            imported = self._imported_global(node)  # `utils.MODEL`
+            if imported is not None:
+                return imported
         return either([self._attribute_of(option, node.attrname, node) for option in options_of(base)])
 
     def _attribute_of(self, base: Value, attr: str, node: Optional[nodes.Attribute] = None, depth: int = 0) -> Value:
@@ -1616,7 +1670,9 @@ class Flow:
     def _context_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG) -> Tuple[Context, Dict[str, Origin]]:
         """What this walk knows, at this call, of the objects the callee receives: facts about
         each object argument relative to the parameter, other values as they are, and the
-        sharded paths of module globals and of the objects those other values refer to."""
+        sharded paths of the module globals the callee reads (as this walk reaches them; for a
+        callee of another module, also as that module's top level left them) and of the objects
+        those other values refer to."""
         here = self.point()
         live = [e for e in self.events if self.happens_before(Point(e.seq, e.path), here)]
         params: List[Tuple[str, Union[ObjectFacts, Value]]] = []
@@ -1634,17 +1690,22 @@ class Flow:
             elif self._passes(value, live):
                 params.append((name, value))
                 referred.extend(self.canonical(o) for o in related_objects(value))
-        names = self.project.names_read(func)
-        shared = frozenset(
-            (e.target.root, e.target.attrs) for e in live
-            if (":" not in e.target.root[0] and e.target.root[1] in names)
-            or any(path_covers(o, e.target) or path_covers(e.target, o) for o in referred)
-        )
-        flagged: Dict[Tuple[Root, AttrPath], Path] = {}  # as `_facts_of` notes them
-        for e in live if shared else ():
-            target = (e.target.root, e.target.attrs)
-            if target in shared:
+        reads = self.project.globals_read(func)
+        flagged: Dict[Tuple[Root, AttrPath], Path] = {}  # each shared path, with the flags every run that sharded it fixed
+        for e in live:
+            found = [path for path in self.global_paths(e.target) if path[0][1] in reads] if reads else []
+            if any(path_covers(o, e.target) or path_covers(e.target, o) for o in referred):
+                found.append((e.target.root, e.target.attrs))
+            for target in found:
                 flagged[target] = flagged[target] & paths.flag_literals(e.path) if target in flagged else paths.flag_literals(e.path)
+        module = func.root().name
+        if reads and module != self.scope.root().name:
+            facts = self.project.module_globals(module)
+            self.deferred |= facts.deferred
+            for target in facts.sharded:
+                if target[0][1] in reads:
+                    flagged[target] = EMPTY  # on some run
+        shared = frozenset(flagged)
         flagged = {target: flags for target, flags in flagged.items() if flags}
         conditions = self._named_flags(tuple(sorted(flagged.items())), bound) if flagged else ()
         return Context(tuple(params), shared, conditions), origins
@@ -2173,6 +2234,13 @@ def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Va
             return Container(tuple(keywords.values()), tuple(keywords))
         return Container(tuple(args) + tuple(keywords.values()))
     return UNKNOWN
+
+
+def _names_imported_module(expr: nodes.NodeNG, binding: Callable[[nodes.Name], Optional[nodes.NodeNG]]) -> bool:
+    """Whether `expr` (`utils`, `pkg.utils`) starts with a name an import binds."""
+    while isinstance(expr, nodes.Attribute):
+        expr = expr.expr
+    return isinstance(expr, nodes.Name) and isinstance(binding(expr), (nodes.Import, nodes.ImportFrom))
 
 
 def _is_shard_partial(value: nodes.NodeNG, flow: Flow) -> bool:

@@ -3,22 +3,25 @@ which objects may be sharded anywhere. Computed once per run, queried by every r
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field, replace
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Protocol, Set, Tuple, Union
 
 from astroid import nodes
 
-from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, ShardEvent, Summary
+from fsdp_lint.analysis.context import ABOVE, UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.call_graph import unreached_cycles
 from fsdp_lint.analysis.flags import AttrPath, ClassFlags, Guard, self_path
 from fsdp_lint.analysis.imported_code import ImportedCode
 from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
+from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Deferred, Obj, Optimizer, Root, Value, path_covers, related_objects
 
 _MAX_DEPTH = 12
+_BUILTINS = frozenset(dir(builtins))
 # Calls followed inside one another before a callee counts as unknown code.
 _MAX_CALL_DEPTH = 16
 # Contexts a function is analysed in with every fact; past this, only the facts rules order by.
@@ -106,7 +109,12 @@ class Project:
         self.called: Set[str] = set()  # functions some walk of the tree called (the rest are entry points)
         self._walks: Dict[Tuple[str, Context], Tuple[FrozenSet[str], FrozenSet[str]]] = {}  # (deferred, calls) by walk
         self._cycles: Optional[FrozenSet[str]] = None  # `unreached_cycles` of the walks so far
-        self._module_events: Dict[str, List[ShardEvent]] = {}
+        self._top_levels: Dict[str, ModuleGlobals] = {}  # this round's walks of top levels, by module (`top_level`)
+        self._failed: Set[str] = set()  # the top levels whose walk is under way or failed
+        self._analysed: Set[str] = set()  # the modules whose top levels the engine walks (`expect_top_levels`)
+        self._assigned_globals: Dict[Optional[str], Optional[Root]] = {}  # `imported_global`, by qualified name
+        self._globals_read: Dict[int, FrozenSet[str]] = {}
+        self._direct_globals: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
         self._self_reads: Dict[str, FrozenSet[str]] = {}
@@ -185,8 +193,6 @@ class Project:
         own = [event for event in flow.events if not event.inherited]
         self._scope_events[flow.key] = own
         walk = (flow.key, flow.context)
-        if flow.scope is flow.scope.root():
-            self._module_events[flow.key] = own
         for event in own:
             targets = self._root_events.setdefault(event.target.root, [])
             if event.target not in targets:
@@ -194,6 +200,111 @@ class Project:
         self._walks[walk] = (frozenset(flow.deferred), frozenset(flow.calls))
         self.called |= flow.calls
         self._cycles = None
+
+    def expect_top_levels(self, modules: Iterable[str]) -> None:
+        """The modules whose top levels the engine walks (its analysed files: the byte scan keeps
+        every module whose top level can shard). Their globals are known to the walks that read
+        them (`module_globals`); another module's hold nothing those walks need."""
+        self._analysed.update(modules)
+
+    def top_level(self, module: nodes.Module) -> ModuleGlobals:
+        """Walk a module's top level (once a round) and record its facts; what it left in its
+        globals. A walk that reads them while it is under way (an import cycle) finds nothing."""
+        name = module.name
+        if name in self._top_levels and name not in self._failed:
+            return self._top_levels[name]
+        self._top_levels[name] = NOTHING
+        self._failed.add(name)
+        flow = Flow(self, module).run()
+        self._failed.discard(name)
+        self.record(flow)
+        found = self._top_levels[name] = flow.module_globals()
+        for root, attrs in found.sharded:
+            targets = self._root_events.setdefault(root, [])
+            target = Obj(root, () if attrs == ABOVE else attrs)
+            if target not in targets:
+                targets.append(target)
+        return found
+
+    def module_globals(self, name: str) -> ModuleGlobals:
+        """What the top level of module `name` left in its globals, walked on demand: for a
+        module the engine does not walk (`expect_top_levels`), nothing. A walk that fails here
+        fails again when the engine walks that module, which reports it for its file."""
+        module = self.modules.get(name) if name in self._analysed else None
+        if module is None:
+            return NOTHING
+        if name in self._top_levels:
+            return self._top_levels[name]
+        try:
+            return self.top_level(module)
+        except Exception:  # RecursionError among them
+            return NOTHING
+
+    def imported_global(self, qname: Optional[str]) -> Optional[Tuple[Root, ModuleGlobals]]:
+        """The global that a qualified name (re-exports followed) denotes, with what its module's
+        top level left in its module's globals, where that is a name the top level assigns and may
+        hold shards; None otherwise (a function, a class, a module outside the analysed ones)."""
+        if qname not in self._assigned_globals:
+            root = None
+            module, _, name = (qname or "").rpartition(".")
+            tree = self.modules.get(module) if module in self._analysed else None
+            bindings = tree.locals.get(name, ()) if tree is not None else ()
+            if bindings and isinstance(bindings[-1], nodes.AssignName):
+                root = global_root(module, name)
+            self._assigned_globals[qname] = root
+        root = self._assigned_globals[qname]
+        if root is None:
+            return None
+        facts = self.module_globals(root[0])
+        return (root, facts) if facts.under(root) else None
+
+    def globals_read(self, func: nodes.FunctionDef) -> FrozenSet[str]:
+        """The globals a call of `func` may read: the names it reads that its module's top
+        level binds by a statement other than an import, `def` or `class` (what may hold an
+        object), or that nothing in the module binds (a star import); its own and those of the
+        functions of its module that it calls (by name, or as methods of `self`, a few dozen at
+        most), which see the same globals."""
+        known = self._globals_read.get(id(func))
+        if known is None:
+            found: Set[str] = set()
+            pending, seen = [func], {id(func)}
+            while pending and len(seen) <= 32:
+                names, callees = self._globals_of(pending.pop())
+                found |= names
+                for callee in callees:
+                    if id(callee) not in seen:
+                        seen.add(id(callee))
+                        pending.append(callee)
+            known = self._globals_read[id(func)] = frozenset(found)
+        return known
+
+    def _globals_of(self, func: nodes.FunctionDef) -> Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]:
+        """The globals `func` itself reads (`globals_read`), and the functions of its module it calls."""
+        known = self._direct_globals.get(id(func))
+        if known is not None:
+            return known
+        module = func.root()
+        names = set()
+        for name in self.names_read(func):
+            if name in func.locals or name in _BUILTINS:
+                continue
+            bindings = module.locals.get(name, ())
+            if not bindings or any(isinstance(b, nodes.AssignName) for b in bindings):
+                names.add(name)
+        callees = []
+        cls = func.parent if isinstance(func.parent, nodes.ClassDef) else None
+        for call in func.nodes_of_class(nodes.Call):
+            callee, target = call.func, None
+            if isinstance(callee, nodes.Name) and callee.name not in func.locals:
+                target = _last_definition(module, callee.name)
+            elif cls is not None and isinstance(callee, nodes.Attribute) and isinstance(callee.expr, nodes.Name) and callee.expr.name == "self":
+                target = _method(cls, callee.attrname)
+            if isinstance(target, nodes.ClassDef):
+                target = _method(target, "__init__")
+            if isinstance(target, nodes.FunctionDef) and target is not func:
+                callees.append(target)
+        known = self._direct_globals[id(func)] = (frozenset(names), tuple(callees))
+        return known
 
     def enter(self, entered: FrozenSet[str]) -> None:
         """Enter more modules for the next round of the facts. A walk stays valid unless it
@@ -212,6 +323,8 @@ class Project:
             self._summaries.pop(walk, None)
         self._this_round.clear()
         self._entry_contexts.clear()
+        self._top_levels.clear()
+        self._failed.clear()
         self.called = set().union(*(calls for _, calls in self._walks.values()))
         self._cycles = None
         self._contexts.clear()  # `widen` counts afresh, as in a first round
@@ -242,11 +355,8 @@ class Project:
         known = self._entry_contexts.get(key)
         if known is not None:
             return known
-        module = func.root().name
-        globals_ = frozenset(
-            (event.target.root, event.target.attrs) for event in self._module_events.get(module, ())
-            if ":" not in event.target.root[0]
-        )
+        reads = self.globals_read(func)
+        globals_ = frozenset(path for path in self.module_globals(func.root().name).sharded if path[0][1] in reads) if reads else frozenset()
         found: Tuple[Context, Dict[str, Origin]] = (Context((), globals_), {})
         if is_instance_method(func):
             context, origins = self._driven(func.parent, func)

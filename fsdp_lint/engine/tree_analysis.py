@@ -310,8 +310,9 @@ def _collect_facts(project: Project, files: Sequence[ParsedFile], findings: Find
     them is walked, so the order of this walk changes no fact; the rule pass walks again only
     what these walks parsed."""
     broken: Set[str] = set()
+    project.expect_top_levels(file.tree.name for file in files)
     for file in files:
-        _walk_guarded(file, findings, broken, lambda: project.record(Flow(project, file.tree).run()), file.tree)
+        _walk_guarded(file, findings, broken, lambda: project.top_level(file.tree), file.tree)
     reached = frozenset(project.called)
     for file in files:
         for scope in file.scopes[1:]:

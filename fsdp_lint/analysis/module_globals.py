@@ -1,0 +1,79 @@
+"""Module globals as the code that runs outside a module's top level sees them.
+
+A function reads a global by its name, and an importer by the module's name and its own: both
+denote the object the top level bound the name to (`MODEL = fully_shard(Linear(2, 2))` binds
+`MODEL` to the object the call was given; `TRAINER = Trainer()` to an object whose `model` its
+constructor sharded). The walks name such an object by the global, `(module, "MODEL", 0)`, so
+the facts of the top level's objects are handed over translated into paths of global names:
+at a call from the top level, the state there (`Flow.global_paths`); to a function called from
+outside the module or to an importer, the state the whole top level left (`ModuleGlobals`: a
+module's top level has run entirely before an `import` of it returns).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Tuple
+
+from fsdp_lint.analysis.context import ABOVE, AttrPath
+from fsdp_lint.analysis.values import WILDCARD, Obj, Root, Value, objects_in, options_of, path_covers
+
+GlobalPath = Tuple[Root, AttrPath]  # a global and a path inside it; `ABOVE`: a module around it
+
+
+@dataclass(frozen=True)
+class ModuleGlobals:
+    """The paths of a module's globals that its top level may have left sharded, and the modules
+    whose code that walk could not enter (what the facts depend on, as `Flow.deferred`)."""
+
+    sharded: FrozenSet[GlobalPath] = frozenset()
+    deferred: FrozenSet[str] = frozenset()
+
+    def under(self, root: Root) -> bool:
+        """Whether the global `root` may hold shards."""
+        return any(path[0] == root for path in self.sharded)
+
+
+NOTHING = ModuleGlobals()
+
+
+def global_root(module: str, name: str) -> Root:
+    """The object a global of `module` denotes in the walks of code other than its top level."""
+    return (module, name, 0)
+
+
+def is_global(root: Root) -> bool:
+    """Whether `root` is a global's (a module-level name), not an object the top level built
+    unnamed (an argument, named by its text) or got from a call."""
+    return ":" not in root[0] and root[2] == 0 and root[1].isidentifier()
+
+
+def bound_globals(env: Mapping[str, Value], module: str) -> Dict[Root, List[Tuple[Root, AttrPath]]]:
+    """The globals a top level bound to objects known by other roots, by those roots: `MODEL`
+    for the object `fully_shard(...)` returned, `MODELS` (its items, `*`) for the objects of a list."""
+    found: Dict[Root, List[Tuple[Root, AttrPath]]] = {}
+    for name, value in env.items():
+        own = global_root(module, name)
+        for option in options_of(value):
+            inside = (option,) if isinstance(option, Obj) else tuple(Obj(o.root, (WILDCARD,) + o.attrs) for o in objects_in(option))
+            for obj in inside:
+                if obj.root != own:
+                    found.setdefault(obj.root, []).append((own, obj.attrs))
+    return found
+
+
+def paths_to(names: Iterable[Obj], bound: Mapping[Root, List[Tuple[Root, AttrPath]]]) -> List[GlobalPath]:
+    """The global paths by which the object known by `names` (its root and the attributes that
+    hold it) is reached: a name that is a global's, and each global bound to the object or to
+    one that holds it (`ABOVE` where the global's object lies inside it)."""
+    found: List[GlobalPath] = []
+    for name in names:
+        if is_global(name.root):
+            found.append((name.root, name.attrs))
+        for own, attrs in bound.get(name.root, ()):
+            bound_to = Obj(name.root, attrs)
+            if path_covers(bound_to, name):
+                found.append((own, name.attrs[len(attrs):]))
+            elif path_covers(name, bound_to):
+                found.append((own, ABOVE))
+    return list(dict.fromkeys(found))
