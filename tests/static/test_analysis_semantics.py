@@ -1015,3 +1015,57 @@ def test_a_tuple_returned_on_some_paths_keeps_its_items_where_it_is_unpacked():
     """
     assert _lint({"build.py": build, "train.py": train}) == [("train.py", 6, "FSD201")]
     assert _lint({"build.py": build, "train.py": train.replace("model.forward(batch)", "model(batch)")}) == []
+
+
+def test_a_module_global_is_the_object_its_top_level_bound_it_to_in_functions_and_importers():
+    """`MODEL = fully_shard(...)` binds the global to the object the call was given, `TRAINER =
+    Trainer()` to an object whose constructor sharded its `model`: a function of the module sees
+    them as the top level left them where it is called (through the functions it calls too),
+    and an importer, whose import returns after the whole top level ran, as it left them at its end."""
+    utils = SHARD + """
+    import os
+    import torch
+
+    class Trainer:
+        def __init__(self):
+            self.model = fully_shard(torch.nn.Linear(2, 2))
+
+    def early():
+        LATE.forward(x)                  # called before LATE is sharded
+
+    early()
+    LATE = torch.nn.Linear(2, 2)
+    fully_shard(LATE)
+    TRAINER = Trainer()
+    MODEL = fully_shard(torch.nn.Linear(2, 2))
+    if os.environ.get("SHARD"):
+        EITHER = fully_shard(torch.nn.Linear(2, 2))
+    else:
+        EITHER = torch.nn.Linear(2, 2)
+    PLAIN = fully_shard(torch.nn.Linear(3, 3))
+    PLAIN = torch.nn.Linear(3, 3)        # rebound: the sharded one is gone
+
+    def step():
+        MODEL.forward(x)
+        TRAINER.model.forward(x)
+        EITHER.forward(x)                # one of its values is sharded
+        PLAIN.forward(x)
+
+    def run():
+        step()
+
+    run()
+    """
+    importer = """
+    import utils
+    from utils import TRAINER, PLAIN
+
+    def evaluate():
+        TRAINER.model.forward(x)
+        utils.MODEL.forward(x)
+        PLAIN.forward(x)
+    """
+    assert _lint({"utils.py": utils, "evaluate.py": importer}) == [
+        ("evaluate.py", 6, "FSD201"), ("evaluate.py", 7, "FSD201"),
+        ("utils.py", 26, "FSD201"), ("utils.py", 27, "FSD201"), ("utils.py", 28, "FSD201"),
+    ]
