@@ -572,20 +572,17 @@ class Flow:
         target = Obj(root, () if above else attrs)
         self.events.append(ShardEvent(target, self.scope, -1, origin=Origin(self.scope, "module level"), path=path, above=above))
 
-    def global_paths(self, target: Obj) -> List[GlobalPath]:
-        """The paths of module globals by which code outside this walk reaches `target`: the
-        attributes of globals that hold it, and in a module's top level, the globals bound to it or
-        to an object that holds it (`module_globals`)."""
-        names = self.names_of(target)
-        at_top = self.scope is self.scope.root()
-        return paths_to(names, bound_globals(self.env, self.key) if at_top else {})
+    def _bound_globals(self) -> Dict[Root, List[Tuple[Root, AttrPath]]]:
+        """In a module's top level, the globals bound so far to objects known by other roots
+        (`module_globals.paths_to`); elsewhere the walk binds no global."""
+        return bound_globals(self.env, self.key) if self.scope is self.scope.root() else {}
 
     def module_globals(self) -> ModuleGlobals:
         """What a finished walk of a module's top level left in its globals, for the code that
         runs after it (its functions called from outside, its importers)."""
-        sharded = set()
+        sharded: Set[GlobalPath] = set()
         if self.events:
-            bound = bound_globals(self.env, self.key)
+            bound = self._bound_globals()
             for event in self.events:
                 names = [event.target] if event.above else self.names_of(event.target)
                 for root, attrs in paths_to(names, bound):
@@ -1691,9 +1688,11 @@ class Flow:
                 params.append((name, value))
                 referred.extend(self.canonical(o) for o in related_objects(value))
         reads = self.project.globals_read(func)
+        aliases = self._bound_globals() if reads and live else {}
         flagged: Dict[Tuple[Root, AttrPath], Path] = {}  # each shared path, with the flags every run that sharded it fixed
         for e in live:
-            found = [path for path in self.global_paths(e.target) if path[0][1] in reads] if reads else []
+            # the globals the callee reads that reach the target: by their names, or held by attributes
+            found = [path for path in paths_to(self.names_of(e.target), aliases) if path[0][1] in reads] if reads else []
             if any(path_covers(o, e.target) or path_covers(e.target, o) for o in referred):
                 found.append((e.target.root, e.target.attrs))
             for target in found:

@@ -5,7 +5,7 @@ denote the object the top level bound the name to (`MODEL = fully_shard(Linear(2
 `MODEL` to the object the call was given; `TRAINER = Trainer()` to an object whose `model` its
 constructor sharded). The walks name such an object by the global, `(module, "MODEL", 0)`, so
 the facts of the top level's objects are handed over translated into paths of global names:
-at a call from the top level, the state there (`Flow.global_paths`); to a function called from
+at a call from the top level, the state there (`Flow._context_for`); to a function called from
 outside the module or to an importer, the state the whole top level left (`ModuleGlobals`: a
 module's top level has run entirely before an `import` of it returns).
 """

@@ -205,7 +205,10 @@ class Project:
         """The modules whose top levels the engine walks (its analysed files: the byte scan keeps
         every module whose top level can shard). Their globals are known to the walks that read
         them (`module_globals`); another module's hold nothing those walks need."""
-        self._analysed.update(modules)
+        new = set(modules) - self._analysed
+        if new:
+            self._analysed |= new
+            self._assigned_globals.clear()  # a global of theirs was nothing this analysis reads
 
     def top_level(self, module: nodes.Module) -> ModuleGlobals:
         """Walk a module's top level (once a round) and record its facts; what it left in its
