@@ -33,7 +33,7 @@ from fsdp_lint.analysis.context import (
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, test_truth
 from fsdp_lint.analysis.flags import test_flags
-from fsdp_lint.analysis.module_globals import GlobalPath, ModuleGlobals, bound_globals, paths_to
+from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, paths_to
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
@@ -1164,15 +1164,17 @@ class Flow:
         """A global of another module of the tree, read by import (`from utils import MODEL`,
         `utils.MODEL`), that its top level may have left holding shards: the global, with the facts
         of every global of that module as that top level left them, known from the start of this
-        walk (the import returned after it). Other imported values stay unknown, as a module whose
-        globals hold no shards need not be walked for them."""
+        walk (the import returned after it). Other imported values stay unknown, as before: an
+        object there would only split the contexts of the calls it is passed to."""
         found = self.project.imported_global(self.qualified_name(node))
         if found is None:
             return None
         root, facts = found
+        self.deferred |= facts.deferred  # what the top level could not enter may change them
+        if not facts.under(root):
+            return None
         if root[0] not in self._imported:
             self._imported.add(root[0])
-            self.deferred |= facts.deferred
             for path, attrs in sorted(facts.sharded):
                 self._inherit_global(path, attrs)
         return Obj(root)
@@ -1687,7 +1689,9 @@ class Flow:
             elif self._passes(value, live):
                 params.append((name, value))
                 referred.extend(self.canonical(o) for o in related_objects(value))
-        reads = self.project.globals_read(func)
+        module = func.root().name
+        facts = self.project.module_globals(module) if module != self.scope.root().name else NOTHING
+        reads = self.project.globals_read(func) if live or facts.sharded or facts.deferred else frozenset()
         aliases = self._bound_globals() if reads and live else {}
         flagged: Dict[Tuple[Root, AttrPath], Path] = {}  # each shared path, with the flags every run that sharded it fixed
         for e in live:
@@ -1697,9 +1701,7 @@ class Flow:
                 found.append((e.target.root, e.target.attrs))
             for target in found:
                 flagged[target] = flagged[target] & paths.flag_literals(e.path) if target in flagged else paths.flag_literals(e.path)
-        module = func.root().name
-        if reads and module != self.scope.root().name:
-            facts = self.project.module_globals(module)
+        if reads:  # a callee of another module: its globals as its top level left them, which its deferred calls may change
             self.deferred |= facts.deferred
             for target in facts.sharded:
                 if target[0][1] in reads:

@@ -119,7 +119,6 @@ class Project:
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
         self._self_reads: Dict[str, FrozenSet[str]] = {}
         self._contexts: Dict[str, Set[Context]] = {}
-        self._names_read: Dict[int, FrozenSet[str]] = {}
         self._root_events: Dict[Root, List[Obj]] = {}
         self._aliases: Dict[Root, List[Obj]] = {}
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
@@ -244,9 +243,9 @@ class Project:
             return NOTHING
 
     def imported_global(self, qname: Optional[str]) -> Optional[Tuple[Root, ModuleGlobals]]:
-        """The global that a qualified name (re-exports followed) denotes, with what its module's
-        top level left in its module's globals, where that is a name the top level assigns and may
-        hold shards; None otherwise (a function, a class, a module outside the analysed ones)."""
+        """The global that a qualified name (re-exports followed) denotes, where that is a name
+        its module's top level assigns, with what that top level left in the module's globals; None
+        otherwise (a function, a class, a module outside the analysed ones)."""
         if qname not in self._assigned_globals:
             root = None
             module, _, name = (qname or "").rpartition(".")
@@ -256,10 +255,7 @@ class Project:
                 root = global_root(module, name)
             self._assigned_globals[qname] = root
         root = self._assigned_globals[qname]
-        if root is None:
-            return None
-        facts = self.module_globals(root[0])
-        return (root, facts) if facts.under(root) else None
+        return None if root is None else (root, self.module_globals(root[0]))
 
     def globals_read(self, func: nodes.FunctionDef) -> FrozenSet[str]:
         """The globals a call of `func` may read: the names it reads that its module's top
@@ -287,17 +283,14 @@ class Project:
         if known is not None:
             return known
         module = func.root()
-        names = set()
-        for name in self.names_read(func):
-            if name in func.locals or name in _BUILTINS:
-                continue
-            bindings = module.locals.get(name, ())
-            if not bindings or any(isinstance(b, nodes.AssignName) for b in bindings):
-                names.add(name)
+        read: Set[str] = set()
         callees = []
         cls = func.parent if isinstance(func.parent, nodes.ClassDef) else None
-        for call in func.nodes_of_class(nodes.Call):
-            callee, target = call.func, None
+        for node in func.nodes_of_class((nodes.Name, nodes.Call)):
+            if isinstance(node, nodes.Name):
+                read.add(node.name)
+                continue
+            callee, target = node.func, None
             if isinstance(callee, nodes.Name) and callee.name not in func.locals:
                 target = _last_definition(module, callee.name)
             elif cls is not None and isinstance(callee, nodes.Attribute) and isinstance(callee.expr, nodes.Name) and callee.expr.name == "self":
@@ -306,6 +299,13 @@ class Project:
                 target = _method(target, "__init__")
             if isinstance(target, nodes.FunctionDef) and target is not func:
                 callees.append(target)
+        names = set()
+        for name in read:
+            if name in func.locals or name in _BUILTINS:
+                continue
+            bindings = module.locals.get(name, ())
+            if not bindings or any(isinstance(b, nodes.AssignName) for b in bindings):
+                names.add(name)
         known = self._direct_globals[id(func)] = (frozenset(names), tuple(callees))
         return known
 
@@ -358,8 +358,9 @@ class Project:
         known = self._entry_contexts.get(key)
         if known is not None:
             return known
-        reads = self.globals_read(func)
-        globals_ = frozenset(path for path in self.module_globals(func.root().name).sharded if path[0][1] in reads) if reads else frozenset()
+        sharded = self.module_globals(func.root().name).sharded
+        reads = self.globals_read(func) if sharded else frozenset()
+        globals_ = frozenset(path for path in sharded if path[0][1] in reads)
         found: Tuple[Context, Dict[str, Origin]] = (Context((), globals_), {})
         if is_instance_method(func):
             context, origins = self._driven(func.parent, func)
@@ -408,13 +409,6 @@ class Project:
                 elif qname:
                     found.add(qname)
         return found
-
-    def names_read(self, func: nodes.FunctionDef) -> FrozenSet[str]:
-        """The names a function reads (the globals it can reach directly), remembered by node."""
-        known = self._names_read.get(id(func))
-        if known is None:
-            known = self._names_read[id(func)] = frozenset(node.name for node in func.nodes_of_class(nodes.Name))
-        return known
 
     def self_reads(self, func: nodes.FunctionDef) -> FrozenSet[str]:
         """The attributes of `self` a method reads or writes, directly or in the methods of its

@@ -1069,3 +1069,14 @@ def test_a_module_global_is_the_object_its_top_level_bound_it_to_in_functions_an
         ("evaluate.py", 6, "FSD201"), ("evaluate.py", 7, "FSD201"),
         ("utils.py", 26, "FSD201"), ("utils.py", 27, "FSD201"), ("utils.py", 28, "FSD201"),
     ]
+
+
+def test_an_imported_global_is_what_its_top_level_left_once_the_modules_it_calls_are_entered():
+    """`helpers` is entered only once the analysis learns that it receives a sharded model: the
+    global it hands back, and the importer's function that forwards it, are then known sharded."""
+    files = {
+        "helpers.py": "def prepare(model):\n    model.train()\n    return model\n",
+        "state.py": SHARD + "import torch\nimport helpers\nMODEL = helpers.prepare(fully_shard(torch.nn.Linear(2, 2)))\n",
+        "evaluate.py": "from state import MODEL\n\ndef evaluate(x):\n    return MODEL.forward(x)\n",
+    }
+    assert _lint(files) == [("evaluate.py", 4, "FSD201")]
