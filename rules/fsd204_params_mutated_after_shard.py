@@ -178,7 +178,8 @@ class ParamsMutatedAfterShard(Rule):
             return
         if not isinstance(func, nodes.Attribute):
             return
-        receiver = flow.sharded_object(func.expr)
+        # a tensor's `.to(dtype)` (a parameter, its `.data`) returns a copy: only a module's casts its parameters
+        receiver = next((o for o in flow.options(func.expr) if isinstance(o, Obj) and flow.may_be_sharded(o) and not flow.is_tensor(o)), None)
         if receiver is None:
             return
         cast = _cast(node, func.attrname, flow)

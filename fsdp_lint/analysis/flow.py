@@ -412,6 +412,30 @@ class Flow:
         # a parameter this function shards itself later was not sharded when it came in
         return any(event.target.root == root for event in self.project.events_of_scope(self.key))
 
+    def is_tensor(self, obj: Obj) -> bool:
+        """Whether `obj` is a tensor, not a module: a parameter (an `nn.Parameter` built on the way
+        here, one that a class of the tree sets on `self`, the `weight` or `bias` of a torch.nn leaf
+        module) or what is reached through one (`.data`, `._local_tensor`). Its `.to(dtype)` or
+        `.float()` returns a copy and leaves the module's parameters as they are."""
+        found = self.canonical(obj)
+        for length in range(len(found.attrs) + 1):
+            cls = self._class_name(Obj(found.root, found.attrs[:length])) or (found.cls if length == len(found.attrs) else None)
+            if cls in known_apis.PARAMETER_CLASSES:
+                return True
+            if length < len(found.attrs):
+                attr = found.attrs[length]
+                if known_apis.leaf_parameter(cls, attr) or attr in self.project.class_facts(cls).parameters:
+                    return True
+        return False
+
+    def _class_name(self, obj: Obj) -> Optional[str]:
+        """The qualified name of the class of the object at `obj`'s path, where the walk knows it
+        (built here, described by the calling context, or stored at that attribute)."""
+        if not obj.attrs:
+            return self.classes.get(obj.root)
+        stored = options_of(self.attr_env.get((obj.root, obj.attrs), UNKNOWN))
+        return stored[0].cls if len(stored) == 1 and isinstance(stored[0], Obj) else None
+
     def plan_final(self, obj: Obj) -> Optional[Point]:
         """The first point where `obj`'s sharding plan is final: an optimizer is built over its
         parameters, or it runs a forward (a later `fully_shard` would lose the optimizer's

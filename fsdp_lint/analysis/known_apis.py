@@ -199,6 +199,12 @@ def is_parameter_call(expr: nodes.NodeNG, qualify: Callable[[nodes.NodeNG], Opti
     return isinstance(expr, nodes.Call) and qualify(expr.func) in PARAMETER_CLASSES
 
 
+def leaf_parameter(cls: Optional[str], attr: str) -> bool:
+    """Whether `attr` of a module of class `cls` is one of the parameters a torch.nn leaf module
+    is built with (`nn.Linear(...).weight`, `.bias`): a tensor, not a submodule."""
+    return bool(cls) and cls.startswith(LEAF_MODULE_PREFIX) and cls.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES and attr in ("weight", "bias")
+
+
 # Calls that pick this process's accelerator (or hand the job to a launcher/framework that does).
 DEVICE_SELECTORS = frozenset(
     {"set_device", "set_device_index", "Accelerator", "PartialState", "AcceleratorState", "Fabric", "Trainer",

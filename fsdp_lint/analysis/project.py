@@ -58,11 +58,13 @@ class _DeferredCall:
 
 @dataclass(frozen=True)
 class ClassFacts:
-    """Attributes set to parameterised modules/parameters, and tied parameter paths (from `self`)
-    with the flags every tie is made under."""
+    """Attributes set to parameterised modules/parameters, those of them set to `nn.Parameter`s
+    (tensors, not modules), and tied parameter paths (from `self`) with the flags every tie is
+    made under."""
 
     param_attrs: Tuple[str, ...]
     ties: Tuple[Tuple[AttrPath, AttrPath, FrozenSet[Guard]], ...]
+    parameters: FrozenSet[str] = frozenset()
 
 
 @dataclass
@@ -616,9 +618,10 @@ class Project:
         self._class_facts[qname] = ClassFacts((), ())  # recursion guard
         cls = self.resolve_callable(qname)
         own: List[str] = []
+        parameters: Set[str] = set()
         ties: Dict[Tuple[AttrPath, AttrPath], FrozenSet[Guard]] = {}
         if isinstance(cls, nodes.ClassDef):
-            from fsdp_lint.analysis.known_apis import PARAMETERISED_LEAVES
+            from fsdp_lint.analysis.known_apis import PARAMETER_CLASSES, PARAMETERISED_LEAVES
 
             classes = [cls] + self._tree_bases(cls)
             flags = ClassFlags(classes)
@@ -633,11 +636,13 @@ class Project:
                             called = self.qualified_name(value.func) or ""
                             if called.startswith("torch.nn.") and called.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES:
                                 own.append(path[0])
+                            if called in PARAMETER_CLASSES:
+                                parameters.add(path[0])
                         tied = self_path(value)
                         if tied is not None and len(path) > 1 and len(tied) > 1 and path != tied:
                             guards = flags.guards(assign)
                             ties[(path, tied)] = ties[(path, tied)] & guards if (path, tied) in ties else guards
-        facts = ClassFacts(tuple(dict.fromkeys(own)), tuple((a, b, guards) for (a, b), guards in ties.items()))
+        facts = ClassFacts(tuple(dict.fromkeys(own)), tuple((a, b, guards) for (a, b), guards in ties.items()), frozenset(parameters))
         self._class_facts[qname] = facts
         return facts
 
