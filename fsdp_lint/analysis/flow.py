@@ -218,7 +218,7 @@ class Flow:
         for (root, attrs), value in self.attr_env.items():
             if self._adopted.get((root, attrs), _ABSENT) is value:
                 continue  # as the caller gave it: not a write
-            if root == self.self_root or root in self.param_roots.values() or ":" not in root[0]:
+            if not self.is_local(root) or ":" not in root[0]:  # its parameters', globals' and the caller's objects'
                 writes.append((Obj(root, attrs), value))
             elif self.is_local(root):
                 local.setdefault(root, []).append((attrs, value))
@@ -697,20 +697,25 @@ class Flow:
         self, owner: Value, attr: str, value: Value, node: nodes.NodeNG, assigned: Optional[nodes.NodeNG], chain: Optional[str],
     ) -> None:
         """`owner.attr = value` at `node` (also `setattr(owner, "attr", value)`); `assigned` is
-        the expression assigned, `chain` the text of the attribute (`self.model`) where it is one."""
+        the expression assigned, `chain` the text of the attribute (`self.model`) where it is one.
+        An owner that may be one of several objects (`model = model.decoder if fused else model`,
+        or a helper's parameter bound so) gives each of them `value` there: a read through the
+        same name then finds it on every run, as the code that wrote it meant."""
         self._store(value)
         self._bump(chain)
         if attr == "param_groups":
             self._rebuilt(owner)  # `optimizer.param_groups = [...]`
-        if isinstance(owner, Obj):
-            value = self._materialise(value, f"{owner.display}.{attr}")
+        owners = [option for option in options_of(owner) if isinstance(option, Obj)]
+        if owners:
+            value = self._materialise(value, f"{owners[0].display}.{attr}")
+        for target in owners:
             if assigned is not None and known_apis.is_parameter_call(assigned, self.qualified_name):
-                self._replaced(owner, node)
-            self.attr_env[(owner.root, owner.attrs + (attr,))] = value
+                self._replaced(target, node)
+            self.attr_env[(target.root, target.attrs + (attr,))] = value
             self._attr_version += 1
-            self._stored_at[(owner.root, owner.attrs + (attr,))] = self._seq + 1
-            if owner.root == self.self_root or not self.is_local(owner.root):
-                self.project.add_attr_value(owner.root, owner.attrs + (attr,), value)
+            self._stored_at[(target.root, target.attrs + (attr,))] = self._seq + 1
+            if target.root == self.self_root or not self.is_local(target.root):
+                self.project.add_attr_value(target.root, target.attrs + (attr,), value)
 
     def _store(self, value: Value) -> None:
         for obj in objects_in(value):
@@ -1424,8 +1429,7 @@ class Flow:
         if builtin == "setattr":
             if len(args) == 3:
                 chain = paths.attribute_chain(node.args[0])
-                for owner in owners if len(owners) == 1 else ():
-                    self._set_attribute(owner, attr, args[2], node, node.args[2], f"{chain}.{attr}" if chain else None)
+                self._set_attribute(args[0], attr, args[2], node, node.args[2], f"{chain}.{attr}" if chain else None)
             return UNKNOWN
         answers: List[Value] = []
         for owner in owners:
