@@ -740,7 +740,7 @@ class Flow:
             if handed and not contained(target, Optimizer):
                 target = either(handed)
             over = tuple(self.canonical(o) for obj in rebuild.over for o in mapper.objs(obj))
-            self.rebuilds.append(Rebuild(target, seq, self.path | _mapped_flags(rebuild.path, mapper), rebuild.position, over))
+            self.rebuilds.append(Rebuild(target, seq, self.path | _mapped_flags(rebuild.path, mapper, self.canonical), rebuild.position, over))
 
     def _held(self, value: Value) -> Value:
         """An object known by the attribute that holds it, as the optimizer this walk stored there."""
@@ -863,18 +863,26 @@ class Flow:
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
         """The attribute of an object that a test reads (`model.tie`, `self.mesh`), by
         its path from the object, not by the value it holds: the same attribute is the same flag
-        in every function the object reaches."""
+        in every function the object reaches. An attribute that holds another object's attribute
+        is that one (`self.fsdp = args.fsdp`, a config built from `args`), and so is a variable
+        bound to one (`enabled = self.config.fsdp`): a copy of a flag is the flag."""
         chain = paths.name_chain(expr)
-        if chain is None or len(chain) < 2:
+        if chain is None:
             return None
         base, *attrs = chain
         owner = self.env.get(base)
-        return Obj(owner.root, owner.attrs + tuple(attrs)) if isinstance(owner, Obj) else None
+        if not attrs:
+            objects = [o for o in options_of(owner) if not (isinstance(o, Constant) and o.value is None)] if owner is not None else []
+            owner = objects[0] if len(objects) == 1 else None
+            if not isinstance(owner, Obj) or not owner.attrs:
+                return None
+        return self.canonical(Obj(owner.root, owner.attrs + tuple(attrs))) if isinstance(owner, Obj) else None
 
     def flag_value(self, path: Path, flag: Obj, test: paths.Test = paths.TRUTH) -> Optional[bool]:
         """Whether the attribute `flag` passes `test` (default: is true) on every run through
         `path`, where a branch on that path (here, in a caller, or in a callee) decided it; None
         where none did."""
+        flag = self.canonical(flag)
         return paths.flag_value(path, flag.root, flag.attrs, test)
 
     def _block(self, statements: List[nodes.NodeNG]) -> bool:
@@ -1747,10 +1755,12 @@ class Flow:
         for key, flags in conditions:
             kept = set()
             for root, flag_attrs, test, value in paths.flags(flags):
-                for name, holder in holders:
-                    if holder.root == root and flag_attrs[: len(holder.attrs)] == holder.attrs:
-                        kept.add((name, flag_attrs[len(holder.attrs):], test, value))
-                        break
+                # by each path the callee may read it through (`self.args.fsdp`, `self.config.fsdp`)
+                for flag in self.names_of(Obj(root, flag_attrs)) if holders else ():
+                    for name, holder in holders:
+                        if holder.root == flag.root and flag.attrs[: len(holder.attrs)] == holder.attrs:
+                            kept.add((name, flag.attrs[len(holder.attrs):], test, value))
+                            break
             if kept:
                 named.append((key, frozenset(kept)))
         return tuple(named)
@@ -1924,7 +1934,7 @@ class Flow:
         seq = self._tick()
         mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
         for event in summary.events:
-            path = self.path | _mapped_flags(event.path, mapper)
+            path = self.path | _mapped_flags(event.path, mapper, self.canonical)
             for target in mapper.objs(event.target):
                 self.events.append(ShardEvent(
                     self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=path, inner=(event.seq,) + event.inner,
@@ -2317,16 +2327,18 @@ def is_instance_method(func: nodes.FunctionDef) -> bool:
     return isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and not _is_classmethod(func) and _first_param(func) is not None
 
 
-def _mapped_flags(path: Path, mapper: RootMapper) -> Path:
+def _mapped_flags(path: Path, mapper: RootMapper, canonical: Callable[[Obj], Obj]) -> Path:
     """A callee's flag literals in the caller's terms (the literals about its own texts mean
-    nothing there); a flag of an object the caller may hold as several is dropped."""
+    nothing there), each attribute by the object it is in the caller (`canonical`: a copy of a
+    flag is the flag); a flag of an object the caller may hold as several is dropped."""
     if not paths.flag_literals(path):
         return EMPTY
     mapped = []
     for root, attrs, test, value in paths.flags(path):
         objs = mapper.objs(Obj(root, attrs))
         if len(objs) == 1:
-            mapped.append(paths.flag(objs[0].root, objs[0].attrs, value, test))
+            flag = canonical(objs[0])
+            mapped.append(paths.flag(flag.root, flag.attrs, value, test))
     return frozenset(mapped)
 
 

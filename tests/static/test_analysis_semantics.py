@@ -679,6 +679,44 @@ def test_an_equality_test_of_an_attribute_takes_the_same_arm_in_every_function_t
     assert _lint({"wrap.py": wrap, "step.py": other}) == [("step.py", 6, "FSD203")]
 
 
+def test_a_flag_copied_into_an_object_or_a_variable_is_the_flag_itself():
+    """`self.version = cfg.fsdp_version` in a constructor, and `version = cfg.fsdp_version`, hold
+    the attribute of `cfg`: a test of the copy takes the arm that a test of the original took,
+    here and in the methods of the object that holds the copy."""
+    wrap = SHARD + """
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+
+    def wrap(model, cfg):
+        if cfg.fsdp_version == 2:
+            fully_shard(model)
+            return model
+        return FSDP(model)
+    """
+    trainer = SHARD + """
+    from wrap import wrap
+
+    class Trainer:
+        def __init__(self, model, cfg):
+            self.version = cfg.fsdp_version
+            if cfg.fsdp_version == 2:
+                fully_shard(model)
+            self.model = model
+
+        def clip(self):
+            if self.version {op} 1:
+                self.model.clip_grad_norm_(1.0)
+
+    def step(model, head, cfg):
+        version = cfg.fsdp_version
+        model = wrap(model, cfg)
+        if version {op} 1:
+            model.clip_grad_norm_(1.0)
+        Trainer(head, cfg).clip()
+    """
+    assert _lint({"wrap.py": wrap, "trainer.py": trainer.format(op="==")}) == []
+    assert _lint({"wrap.py": wrap, "trainer.py": trainer.format(op="!=")}) == [("trainer.py", 14, "FSD203"), ("trainer.py", 20, "FSD203")]
+
+
 DIT = SHARD + """
 import torch
 from torch import nn
