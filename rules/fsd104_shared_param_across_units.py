@@ -23,7 +23,9 @@ class SharedParamAcrossUnits(Rule):
     it. Sharding the two modules together (`fully_shard([model.embed, model.lm_head])`) or
     leaving both to their common parent is fine. A tie the class makes only under a flag of the
     object (`if self.tie_embeddings:`, set once in `__init__`) does not hold where a test of that
-    flag on the same object is false (`if not model.tie_embeddings: <separate units>`).
+    flag on the same object is false (`if not model.tie_embeddings: <separate units>`), and no tie
+    holds where a test of the two weights' identity is false (`if not embed.weight is
+    head.weight:`, or a helper that returns that test: `if not weights_are_tied(embed, head):`).
 
     ## Why is this bad?
     `fully_shard` replaces the parameters of its unit with new sharded DTensor parameters. The
@@ -159,8 +161,8 @@ class SharedParamAcrossUnits(Rule):
             if unit_a is None or unit_b is None or unit_a.node is unit_b.node or not paths.compatible(unit_a.path, unit_b.path):
                 continue
             both = unit_a.path | unit_b.path
-            if not paths.compatible(tied_on, both) or any(flow.flag_value(both, Obj(root, flag), test) is (not value) for flag, test, value in guards):
-                continue  # the two units are made only where the flag that ties them is off
+            if not paths.compatible(tied_on | _tied(flow, root, a, b), both) or any(flow.flag_value(both, Obj(root, flag), test) is (not value) for flag, test, value in guards):
+                continue  # the two units are made only where the flag that ties them is off, or the two are not one
             later = unit_a if unit_a.seq > unit_b.seq else unit_b
             if id(later.node) in reported:
                 continue
@@ -187,6 +189,16 @@ def _ties(flow: Flow) -> List[Tuple[Root, Path, Path, FrozenSet[Guard], paths.Pa
             if a != value.attrs and "*" not in a + value.attrs:
                 found.append((owner.root, a, value.attrs, frozenset(), assignment.path))
     return found
+
+
+def _tied(flow: Flow, root: Root, a: Path, b: Path) -> paths.Path:
+    """What the tie makes true on a run, as literals about objects: the two parameters are one
+    object (`embed.weight is head.weight`), and they and their modules are there (not None)."""
+    sides = [flow.canonical(Obj(root, a)), flow.canonical(Obj(root, b))]
+    found = {paths.same((sides[0].root, sides[0].attrs), (sides[1].root, sides[1].attrs), True)}
+    for obj in sides + [flow.canonical(Obj(root, a[:-1])), flow.canonical(Obj(root, b[:-1]))]:
+        found.add(paths.flag(obj.root, obj.attrs, True))
+    return frozenset(found)
 
 
 def _unit(flow: Flow, module: Obj) -> Optional[ShardEvent]:

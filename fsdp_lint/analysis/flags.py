@@ -57,6 +57,34 @@ def test_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG]
     return [(found, TRUTH, taken)] if found is not None else []
 
 
+def exact_flags(test: nodes.NodeNG, taken: bool, subject: Callable[[nodes.NodeNG], Optional[T]]) -> Optional[List[Tuple[T, Test, bool]]]:
+    """The outcomes of `test_flags` where they say all that taking the `taken` arm says (every
+    run that fixes them takes it): a test of attributes, `not` one, `a and b` taken or `a or b`
+    not taken of such tests; None where the arm may hold on other runs too (`a or b` taken, a
+    test of something that is no attribute)."""
+    while isinstance(test, nodes.UnaryOp) and test.op == "not":
+        test, taken = test.operand, not taken
+    tested = none_test(test)
+    if tested is not None:
+        return exact_flags(tested[0], taken != tested[1], subject)
+    if isinstance(test, nodes.BoolOp):
+        if (test.op == "and") != taken and len(test.values) > 1:
+            return None
+        found: List[Tuple[T, Test, bool]] = []
+        for operand in test.values:
+            inner = exact_flags(operand, taken, subject)
+            if inner is None:
+                return None
+            found += inner
+        return found
+    compared = _compared(test)
+    if compared is not None:
+        flags = test_flags(test, taken, subject)
+        return flags if flags and (taken != compared[2] or len(compared[1]) == 1) else None
+    found_subject = subject(test)
+    return [(found_subject, TRUTH, taken)] if found_subject is not None else None
+
+
 def _compared(test: nodes.NodeNG) -> Optional[Tuple[nodes.NodeNG, Tuple[object, ...], bool]]:
     """`x == 1` -> (x, (1,), True), `x not in (1, 2)` -> (x, (1, 2), False), also with the
     constant first (`1 == x`); None for other tests."""

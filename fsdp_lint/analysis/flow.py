@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Nam
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values, known_apis, paths
+from fsdp_lint.analysis import class_values, known_apis, paths, truths
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, MetaState, ObjectFacts, Origin, Rebuild, RootMapper, ShardEvent,
     Summary, relative_value,
 )
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, test_truth
-from fsdp_lint.analysis.flags import test_flags
+from fsdp_lint.analysis.flags import exact_flags, test_flags
 from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, paths_to
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
@@ -56,6 +56,7 @@ from fsdp_lint.analysis.values import (
     Root,
     ShardFunction,
     StateDict,
+    Truth,
     Unknown,
     Value,
     compared,
@@ -166,6 +167,9 @@ class Flow:
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
         self.returns: List[Value] = []
+        self._returned_at: List[Optional[Path]] = []  # the way to each return about objects (`_object_path`)
+        self._captured: Dict[paths.Literal, Path] = {}  # outcomes of tests that flags describe whole (`_outcome`)
+        self._loop_exits: Optional[bool] = None  # a `return` in a loop or `try` (`_object_path`)
         self.conditions: List[Tuple[nodes.NodeNG, bool]] = []
         self.attr_assignments: List[AttrAssignment] = []
         self.path: Path = EMPTY
@@ -223,6 +227,8 @@ class Flow:
             elif self.is_local(root):
                 local.setdefault(root, []).append((attrs, value))
         returned = either(self.returns) if self.returns else UNKNOWN
+        if any(isinstance(option, Truth) for option in options_of(returned)):
+            returned = truths.returned(self.returns, self._returned_at)  # a described boolean, on the way to each return
         writes += _reached(local, [returned] + [value for _, value in writes])
         meta = {root: self._furthest(root, MetaState.META) for root in self.meta_roots if self.is_local(root)}
         for root in (*self.param_roots.values(), self.self_root):
@@ -824,10 +830,74 @@ class Flow:
         attribute of an object that the outcome fixes (`if not model.tie:`)."""
         own = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
         fixed = [paths.flag(subject.root, subject.attrs, value, tested) for subject, tested, value in test_flags(test, taken, self._flag_subject)]
+        if fixed and own not in self._captured and exact_flags(test, taken, self._flag_subject) is not None:
+            self._captured[own] = frozenset(fixed)  # the flags say all the outcome says
+        for described, _, value in test_flags(test, taken, self._described):
+            fixed.extend(truths.arm_literals(self.values[described], value))  # `if not tied:`
         sharding = self._sharding_literal(test)
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
         return frozenset([own, *fixed])
+
+    def _described(self, expr: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """`expr` where its value is a described boolean (`tied`, bound to what a helper returned)."""
+        return expr if isinstance(self.values.get(expr), Truth) else None
+
+    def _flag_truth(self, test: nodes.NodeNG) -> Value:
+        """A test of attributes (`weight is not None`) described by the flags it fixes."""
+        when_true, when_false = (exact_flags(test, value, self._flag_subject) for value in (True, False))
+        if when_true is None and when_false is None:
+            return UNKNOWN
+        return Truth(*(
+            (frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in found),) if found is not None else ()
+            for found in (when_true, when_false)
+        ))
+
+    def _identity(self, test: nodes.Compare) -> Value:
+        """`a is b` of two attributes, each of one object (or None): true where they are one
+        object (`embed.weight is head.weight`), as an identity literal; false where they are two,
+        when neither may be None. `is not` the other way round."""
+        sides = [options_of(self._eval(side)) for side in (test.left, test.ops[0][1])]
+        found = [[self.canonical(o) for o in options if isinstance(o, Obj)] for options in sides]
+        if not all(len(objects) == 1 for objects in found) or not all(
+            isinstance(o, Obj) or isinstance(o, Constant) and o.value is None for options in sides for o in options
+        ):
+            return UNKNOWN
+        (a,), (b,) = found
+        if (a.root, a.attrs) == (b.root, b.attrs):
+            return UNKNOWN
+        same = paths.same((a.root, a.attrs), (b.root, b.attrs), True)
+        may_be_none = any(not isinstance(o, Obj) for options in sides for o in options)
+        described = Truth((frozenset([same]),), () if may_be_none else (frozenset([(same[0], False)]),))
+        return described if test.ops[0][0] == "is" else truths.negated(described)
+
+    def _object_path(self) -> Optional[Path]:
+        """The way here (a `return`) as outcomes about objects only, which a caller can read: a
+        test's own outcome is replaced by the flags that describe it whole; None where one is not
+        so described, or where a `return` in a loop or a `try` may have ended a run the way does
+        not tell apart."""
+        if self._loop_exits is None:
+            self._loop_exits = _exits_inside_loops(self.scope)
+        if self._loop_exits:
+            return None
+        found: Set[paths.Literal] = set()
+        for literal in self.path:
+            translated = self._about_objects(literal)
+            if translated is None:
+                return None
+            found |= translated
+        return frozenset(found)
+
+    def _about_objects(self, literal: paths.Literal) -> Optional[Path]:
+        if literal[0][0] in ("flag", "same"):
+            return frozenset([literal])
+        if literal in self._captured:
+            return self._captured[literal]
+        if literal[0][0] == "dead" and literal[1]:
+            inner = [self._about_objects(item) for item in literal[0][1]]  # type: ignore[union-attr]
+            if all(found is not None for found in inner):
+                return frozenset([paths.dead(frozenset().union(*inner))])  # type: ignore[arg-type]
+        return None
 
     def _sharding_literal(self, test: nodes.NodeNG) -> Optional[paths.Literal]:
         """For a test `isinstance(x, FSDPModule)` (or `not` it) that this walk does not decide:
@@ -852,9 +922,11 @@ class Flow:
         sure = False
         for event in self._shards_of_module(names):
             extra = event.path - self.path
-            if len(extra) != 1 or found not in (None, *extra) or next(iter(extra))[0][0] not in ("bool", "eq", "flag"):
+            # a test's own outcome and the flags that describe it whole are one outcome
+            outcome = {literal for literal in extra if not (literal in self._captured and self._captured[literal] <= extra)}
+            if len(outcome) != 1 or found not in (None, *outcome) or next(iter(outcome))[0][0] not in ("bool", "eq", "flag"):
                 return None
-            found = next(iter(extra))
+            found = next(iter(outcome))
             sure = sure or _shards_exactly(event, names) and self._on_every_run(event, test, extra)
         if found is None or not sure:
             return None
@@ -874,8 +946,8 @@ class Flow:
         if not attrs:
             objects = [o for o in options_of(owner) if not (isinstance(o, Constant) and o.value is None)] if owner is not None else []
             owner = objects[0] if len(objects) == 1 else None
-            if not isinstance(owner, Obj) or not owner.attrs:
-                return None
+            if not isinstance(owner, Obj) or not owner.attrs and self.is_local(owner.root):
+                return None  # a local object itself is no flag; a parameter (`left is None`) is
         return self.canonical(Obj(owner.root, owner.attrs + tuple(attrs))) if isinstance(owner, Obj) else None
 
     def flag_value(self, path: Path, flag: Obj, test: paths.Test = paths.TRUTH) -> Optional[bool]:
@@ -928,6 +1000,7 @@ class Flow:
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
             self._store(returned)
             self.returns.append(returned)
+            self._returned_at.append(self._object_path() if truths.of(returned) is not None else None)
         elif isinstance(node, nodes.If):
             tested, narrowed = self._tested(node.test)
             if isinstance(tested, Constant):
@@ -1113,13 +1186,17 @@ class Flow:
             return either([body, orelse])
         if isinstance(node, nodes.UnaryOp) and node.op == "not":
             operand = self._eval(node.operand)
-            return Constant(not operand.value) if isinstance(operand, Constant) else UNKNOWN
+            if isinstance(operand, Constant):
+                return Constant(not operand.value)
+            return truths.negated(operand) if isinstance(operand, Truth) else UNKNOWN
         tested = paths.none_test(node)
         if tested is not None:
             subject, is_none = tested
             none = self._is_none(self._eval(subject))
-            return UNKNOWN if none is None else Constant(none == is_none)
+            return self._flag_truth(node) if none is None else Constant(none == is_none)
         if isinstance(node, nodes.Compare) and len(node.ops) == 1:
+            if node.ops[0][0] in ("is", "is not"):
+                return self._identity(node)
             return compared(node.ops[0][0], self._eval(node.left), self._eval(node.ops[0][1]))
         if isinstance(node, nodes.Lambda):
             return UNKNOWN
@@ -1140,8 +1217,10 @@ class Flow:
         ends = node.op == "or"  # the truth value of an operand that is the result
         start = self.path
         results: List[Value] = []
+        described: List[Optional[Truth]] = []
         for index, operand in enumerate(node.values):
             value = self._eval(operand)
+            described.append(truths.of(value))
             if index == len(node.values) - 1:
                 results.append(value)
                 break
@@ -1153,6 +1232,9 @@ class Flow:
             self.path = self.path | self._outcome(operand, not ends)
         del self.conditions[len(self.conditions) - index:]
         self.path = start
+        if None not in described and any(isinstance(value, Truth) for value in results):
+            # booleans of booleans, one of them described: so is the result
+            return (truths.disjunction if ends else truths.conjunction)(described)  # type: ignore[arg-type]
         return either(results)
 
     def _dict(self, node: nodes.Dict) -> Value:
@@ -1971,6 +2053,8 @@ class Flow:
                 if state > MetaState.META:
                     self.meta_steps.append((Point(seq, self.path), self.canonical(mapped).root, state))
         result = mapper.value(summary.returns, node)
+        if isinstance(result, Truth):
+            result = truths.mapped(result, lambda literal: self._mapped_literal(literal, mapper))
         self._learn_classes(result)
         built_here = {id(o.node) for o in summary.optimizers} if isinstance(node, nodes.Call) else set()
         for name, optimizer in summary.handoffs:
@@ -1986,6 +2070,26 @@ class Flow:
                 self.optimizers.append(OptimizerBuilt(seq, Optimizer(tuple(self.canonical(o) for o in mapped.over), where, optimizer.cls_name), self.path))
         return result if not isinstance(result, Unknown) else Fresh(None)
 
+
+    def _mapped_literal(self, literal: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
+        """A callee's literal about objects in this walk's terms (objects by what they are here);
+        None where it has none: about the callee's texts, or an object held as one of several."""
+        atom, value = literal
+        if atom[0] == "dead":
+            inner = [self._mapped_literal(item, mapper) for item in atom[1]]  # type: ignore[union-attr]
+            return None if None in inner else paths.dead(frozenset(inner))  # type: ignore[arg-type]
+        sides = [atom[1:3]] if atom[0] == "flag" else list(atom[1:]) if atom[0] == "same" else []
+        objects = []
+        for root, attrs in sides:  # type: ignore[misc]
+            found = mapper.objs(Obj(root, attrs))
+            if len(found) != 1:
+                return None
+            objects.append(self.canonical(found[0]))
+        if not objects:
+            return None
+        if atom[0] == "flag":
+            return paths.flag(objects[0].root, objects[0].attrs, value, atom[3])  # type: ignore[arg-type]
+        return paths.same((objects[0].root, objects[0].attrs), (objects[1].root, objects[1].attrs), value)
 
     def _learn_classes(self, value: Value) -> None:
         """The classes of the objects a call built and handed back, returned or stored on an
@@ -2325,6 +2429,17 @@ def _first_param(func: nodes.FunctionDef) -> Optional[str]:
 def is_instance_method(func: nodes.FunctionDef) -> bool:
     """A method whose first parameter is the object it is called on."""
     return isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and not _is_classmethod(func) and _first_param(func) is not None
+
+
+def _exits_inside_loops(scope: nodes.NodeNG) -> bool:
+    """Whether a `return` of `scope` (not of a function inside it) lies in a loop or a `try`."""
+    for node in scope.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+        parent = node.parent
+        while parent is not None and parent is not scope:
+            if isinstance(parent, (nodes.For, nodes.AsyncFor, nodes.While, *_TRY_NODES)):
+                return True
+            parent = parent.parent
+    return False
 
 
 def _mapped_flags(path: Path, mapper: RootMapper, canonical: Callable[[Obj], Obj]) -> Path:

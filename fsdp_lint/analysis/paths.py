@@ -17,6 +17,9 @@ that a test in one function and a test in another of the same attribute of the s
 the same arm. Tests of one attribute decide each other where Python does: `== 1` true makes it
 truthy and `== 2` false, falsy makes `== 1` false (`implied`).
 
+An identity literal (`same`) says that two attributes are one object (`embed.weight is
+head.weight`, a tie): like a flag, it names the objects by their roots, and travels as flags do.
+
 A dead literal (`dead`) excludes a conjunction: the path of a run that left the function (a
 `return` or `raise` in one arm), where the arms that go on all contradict it. After
 `if a: ... elif b: return` the arms that fall through are `a` and `not a, not b`; what they share
@@ -33,7 +36,8 @@ from astroid import nodes
 from fsdp_lint.analysis.values import Root
 
 # ("bool", text) or ("eq", subject text, constant repr), where text carries the versions of its
-# names; or ("flag", root, attribute path, test) for an attribute of an object.
+# names; ("flag", root, attribute path, test) for an attribute of an object; ("same", (root,
+# attribute path), (root, attribute path)) for two attributes that are one object, in order.
 Atom = Tuple[object, ...]
 Literal = Tuple[Atom, bool]
 Path = FrozenSet[Literal]
@@ -62,6 +66,29 @@ def literal(test: nodes.NodeNG, taken: bool, version: Callable[[str], int], text
 def flag(root: Root, attrs: Tuple[str, ...], value: bool, test: Test = TRUTH) -> Literal:
     """The literal of `root.attrs` passing `test` (having truth value `value` for TRUTH)."""
     return ("flag", root, attrs, test), value
+
+
+def same(a: Tuple[Root, Tuple[str, ...]], b: Tuple[Root, Tuple[str, ...]], value: bool) -> Literal:
+    """The literal of the attributes `a` and `b` ((root, attribute path) each) being one object."""
+    first, second = sorted((a, b))
+    return ("same", first, second), value
+
+
+def dead(run: Path) -> Literal:
+    """The literal that no run taking all the outcomes of `run` gets here (one outcome: its opposite)."""
+    if len(run) == 1:
+        atom, taken = next(iter(run))
+        return atom, not taken
+    return (_DEAD, run), True
+
+
+def about_objects(literal: Literal) -> bool:
+    """Whether a literal is about objects (a flag, an identity, or a dead literal of those): one
+    that a caller or a callee can read, with the roots mapped."""
+    kind = literal[0][0]
+    if kind == _DEAD:
+        return all(about_objects(inner) for inner in literal[0][1])  # type: ignore[union-attr]
+    return kind in ("flag", "same")
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import FrozenSet, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from astroid import nodes
 
@@ -187,6 +187,19 @@ def compared(op: str, left: "Value", right: "Value") -> "Value":
 
 
 @dataclass(frozen=True)
+class Truth:
+    """A boolean the walk cannot compute but can describe by branch outcomes about objects
+    (`fsdp_lint.analysis.paths` literals: flags, identities of attributes): True on every run that
+    takes all the outcomes of one of `when_true`, False on every run that takes those of one of
+    `when_false` (`a.weight is b.weight`: True where the two are one parameter). The conditions
+    are sufficient, not necessary: a run that takes none of them may give either value
+    (`fsdp_lint.analysis.truths`)."""
+
+    when_true: Tuple[FrozenSet[tuple], ...]
+    when_false: Tuple[FrozenSet[tuple], ...]
+
+
+@dataclass(frozen=True)
 class Either:
     """One of several values, where branches that bound different ones meet."""
 
@@ -209,7 +222,7 @@ class Unknown:
 UNKNOWN = Unknown()
 Value = Union[
     Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Container, Iterable, BoundMethod, ShardFunction, ClassRef,
-    Partial, Options, Constant, Either, Unknown,
+    Partial, Options, Constant, Truth, Either, Unknown,
 ]
 
 

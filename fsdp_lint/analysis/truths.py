@@ -1,0 +1,95 @@
+"""Booleans the walk describes instead of computing them (`values.Truth`): which branch outcomes
+about objects make them true or false, so that a test of one takes arms that say so.
+
+`a.weight is b.weight` is true where the two attributes are one object (an identity literal,
+`paths.same`); a helper that returns it (`_module_weights_are_tied(embed, head)`) returns the
+same description with its parameters' objects mapped to the caller's, and the caller's
+`if not tied:` arm then excludes the tie (`arm_literals`): no run that ties the two gets there.
+A description holds sufficient conditions, each a conjunction of literals; they are kept few
+(`MAX_ALTERNATIVES`), and dropping some only leaves a test's arms knowing less.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+
+from fsdp_lint.analysis import paths
+from fsdp_lint.analysis.paths import EMPTY, Literal, Path
+from fsdp_lint.analysis.values import Constant, Truth, Value
+
+MAX_ALTERNATIVES = 4
+Alternatives = Tuple[Path, ...]
+NOTHING = Truth((), ())
+
+
+def of(value: Value) -> Optional[Truth]:
+    """A value as a description: itself, or a constant `True`/`False` (true, or false, on every
+    run); None for values that are no boolean the walk knows of."""
+    if isinstance(value, Truth):
+        return value
+    if type(value) is Constant and isinstance(value.value, bool):
+        return Truth((EMPTY,), ()) if value.value else Truth((), (EMPTY,))
+    return None
+
+
+def negated(truth: Truth) -> Truth:
+    return Truth(truth.when_false, truth.when_true)
+
+
+def conjunction(operands: Sequence[Truth]) -> Truth:
+    """`a and b and ...`: true where each operand is, false where one is."""
+    return Truth(_product([t.when_true for t in operands]), _union([t.when_false for t in operands]))
+
+
+def disjunction(operands: Sequence[Truth]) -> Truth:
+    """`a or b or ...`: true where one operand is, false where each is."""
+    return Truth(_union([t.when_true for t in operands]), _product([t.when_false for t in operands]))
+
+
+def conjoined(truth: Truth, path: Path) -> Truth:
+    """The description on the runs that take `path` too (a value returned there)."""
+    return Truth(tuple(c | path for c in truth.when_true), tuple(c | path for c in truth.when_false))
+
+
+def returned(values: Sequence[Value], at: Sequence[Optional[Path]]) -> Truth:
+    """What a function returns, described, from the value each `return` gives and the outcomes
+    about objects on the way to it (`at`: None where the way is not described so, and that
+    return adds no condition)."""
+    described = [(of(value), path) for value, path in zip(values, at)]
+    kept = [conjoined(truth, path) for truth, path in described if truth is not None and path is not None]
+    return Truth(_union([t.when_true for t in kept]), _union([t.when_false for t in kept]))
+
+
+def arm_literals(truth: Truth, value: bool) -> Path:
+    """The literals of the runs where the described boolean is `value`: none of them takes all
+    the outcomes of a condition for the other value."""
+    return frozenset(paths.dead(condition) for condition in (truth.when_false if value else truth.when_true))
+
+
+def mapped(truth: Truth, literal: Callable[[Literal], Optional[Literal]]) -> Truth:
+    """The description in another walk's terms; a condition with a literal that has none there is dropped."""
+    def each(alternatives: Alternatives) -> Alternatives:
+        found = []
+        for condition in alternatives:
+            translated = [literal(item) for item in condition]
+            if all(item is not None for item in translated):
+                found.append(frozenset(translated))
+        return tuple(found)  # type: ignore[arg-type]
+
+    return Truth(each(truth.when_true), each(truth.when_false))
+
+
+def _union(groups: Iterable[Alternatives]) -> Alternatives:
+    found: List[Path] = []
+    for group in groups:
+        for condition in group:
+            if condition not in found and len(found) < MAX_ALTERNATIVES:
+                found.append(condition)
+    return tuple(found)
+
+
+def _product(groups: Sequence[Alternatives]) -> Alternatives:
+    found: Alternatives = (EMPTY,)
+    for group in groups:
+        found = tuple(dict.fromkeys(a | b for a in found for b in group))[:MAX_ALTERNATIVES]
+    return found
