@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Nam
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values, known_apis, paths, truths
+from fsdp_lint.analysis import class_values, deciding_modules, known_apis, paths, truths
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, MetaState, ObjectFacts, Origin, Rebuild, RootMapper, ShardEvent,
     Summary, relative_value,
@@ -186,6 +186,7 @@ class Flow:
         # tree's entry points depend on (`Project.enter`, `Project.is_entry`).
         self.deferred: Set[str] = set()
         self.calls: Set[str] = set()
+        self._undecided: List[Tuple[Path, nodes.NodeNG]] = []  # branch tests left open, with their arms' literals
         self._seq = 0
         self._meta_depth = 0
         self._generations: Dict[str, int] = {}
@@ -211,9 +212,24 @@ class Flow:
             self._drive_lifecycle(self.scope)
         else:
             self._block(self.scope.body)
+        self._demand_deciding()
         if self.listener is not None:
             self.listener.on_function_end(self)
         return self
+
+    def _demand_deciding(self) -> None:
+        """A test this walk left undecided on the path to one of its shard events: the modules
+        not entered that could decide it are demanded (`deciding_modules`), and the walk depends
+        on them as on a deferred call (`Project.enter` walks it again once they are entered)."""
+        if not self._undecided or not self.events:
+            return
+        on_paths = frozenset().union(*(event.path for event in self.events))
+        for literals, test in self._undecided:
+            if literals & on_paths:
+                modules = deciding_modules.modules_deciding(self, test)
+                if modules:
+                    self.deferred |= modules
+                    self.project.demand(modules)
 
     def summary(self) -> Summary:
         own_events = [e for e in self.events if not e.inherited]
@@ -1014,6 +1030,7 @@ class Flow:
                 return False  # the rest of the block is walked by no run
             start = self._snapshot()
             outcomes = self._outcome(node.test, True), self._outcome(node.test, False)  # both in the state the test saw
+            self._undecided.append((outcomes[0] | outcomes[1], node.test))
             self.conditions.append((node.test, True))
             starts = (start, start) if narrowed is None else _narrowed(start, narrowed)
             then = self._arm(node.body, starts[0], outcomes[0])

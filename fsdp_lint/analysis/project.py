@@ -100,6 +100,7 @@ class Project:
         self._index = index
         self.entered = entered
         self._deferred: Set[_DeferredCall] = set()
+        self._deciding: Set[str] = set()  # modules that could decide a branch holding shards (`demand`)
         self._origins: Dict[Root, str] = {}
         self._passed_on: Dict[Root, Set[Root]] = {}
         self._summaries: Dict[Tuple[str, Context], Summary] = {}
@@ -472,6 +473,11 @@ class Project:
         self._deferred.add(_DeferredCall(module, objects, result))
         self._origins[result] = module
 
+    def demand(self, modules: Iterable[str]) -> None:
+        """Modules a walk needs entered to decide a branch test that holds shards
+        (`fsdp_lint.analysis.deciding_modules`)."""
+        self._deciding.update(modules)
+
     def origin(self, root: Root) -> Optional[str]:
         """The module of the deferred call that `root` is the result of, if it is one."""
         return self._origins.get(root)
@@ -489,7 +495,8 @@ class Project:
         one), and those whose result may hold shards, as the callers it is returned to hold it,
         or through a name or attribute bound to it. Every other deferred call is one that a full
         analysis would see handle nothing sharded: its effects (escapes, aliases of its
-        parameters, the identity and class of what it returns) reach no rule."""
+        parameters, the identity and class of what it returns) reach no rule, unless a walk
+        demanded its module to decide a branch that holds shards (`demand`)."""
         referrers: Dict[Root, List[Obj]] = {}
         for root, aliases in self._aliases.items():
             for alias in aliases:
@@ -498,7 +505,7 @@ class Project:
             for value in values:
                 if isinstance(value, Obj):
                     referrers.setdefault(value.root, []).append(Obj(root, attrs))
-        demanded: Set[str] = set()
+        demanded: Set[str] = set(self._deciding)
         decided: Dict[Obj, bool] = {}
         for call in sorted(self._deferred, key=lambda c: (c.module, c.result)):
             if call.module in demanded:

@@ -544,6 +544,47 @@ def test_a_property_is_read_through_its_getter():
     assert _lint(files) == [("train.py", 10, "FSD201")]
 
 
+@pytest.mark.parametrize("sharding, expected", [("None", []), ("Sharding()", [("train.py", 12, "FSD203")])])
+def test_a_configuration_a_plain_module_returns_decides_the_branch_that_shards(sharding, expected):
+    """`load_config()` of a module with nothing sharded (dataclasses, no torch) decides whether
+    the model is sharded with FSDP2 or wrapped with FSDP1: the module is entered because the
+    branch holding the shard reads what it returned, and the FSDP1 API after it is reported only
+    where the configuration asks for FSDP2."""
+    files = {
+        "settings.py": f"""
+        from dataclasses import dataclass
+        from typing import Optional
+
+        @dataclass
+        class Sharding:
+            reshard_after_forward: bool = True
+
+        @dataclass
+        class RunConfig:
+            lr: float = 3e-4
+            sharding: Optional[Sharding] = None
+
+        def load_config():
+            return RunConfig(lr=1e-4, sharding={sharding})
+        """,
+        "train.py": SHARD + """
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        from settings import load_config
+
+        def build(model):
+            cfg = load_config()
+            if cfg.sharding is not None:
+                fully_shard(model, reshard_after_forward=cfg.sharding.reshard_after_forward)
+            else:
+                model = FSDP(model, use_orig_params=True)
+            with FSDP.summon_full_params(model):
+                pass
+            return model
+        """,
+    }
+    assert _lint(files) == expected
+
+
 def test_initialising_every_part_of_a_meta_model_initialises_it():
     """`to_empty` then `reset_parameters()` on each part (the model's own leaves and each block's)
     is an initialised model: the model is as far from the meta device as any part of it may be.
