@@ -131,6 +131,6 @@ def _earlier_ancestor(flow: Flow, child: Obj) -> Optional[Tuple[Obj, int]]:
     for event in flow.events_before():
         if event.guarded and not flow.is_fully_shard_call(event.node):
             continue  # a helper that shards only under its own condition (`if shard:`)
-        if flow.contains(event.target, child, strict=not event.above, at=event.seq):
+        if flow.contains(event.target, child, strict=not event.above, at=event.seq, must=True):
             return event.target, event.node.lineno
     return None

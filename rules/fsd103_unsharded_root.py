@@ -5,7 +5,7 @@ from typing import List, Optional
 from fsdp_lint.analysis.context import creating_call
 from fsdp_lint.analysis.flow import Flow, ShardEvent
 from fsdp_lint.analysis.known_apis import PRETRAINED_MODEL
-from fsdp_lint.analysis.values import Obj
+from fsdp_lint.analysis.values import Obj, is_wildcard
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 
@@ -159,7 +159,7 @@ class UnshardedRoot(Rule):
             return None
         if cls == PRETRAINED_MODEL:
             # Only repeated blocks sharded: embeddings, final norm and head are left out.
-            repeated = all(any("*" in name.attrs for name in flow.names_of(e.target)) for e in events)
+            repeated = all(any(any(map(is_wildcard, name.attrs)) for name in flow.names_of(e.target)) for e in events)
             return ["embeddings and head"] if repeated else None
         owned = flow.project.class_facts(cls).param_attrs
         return [a for a in owned if not any(flow.contains(e.target, whole.child(a)) for e in events)] or None

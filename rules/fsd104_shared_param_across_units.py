@@ -5,7 +5,7 @@ from typing import FrozenSet, List, Optional, Set, Tuple
 from fsdp_lint.analysis import paths
 from fsdp_lint.analysis.flags import Guard
 from fsdp_lint.analysis.flow import Flow, ShardEvent
-from fsdp_lint.analysis.values import Obj, Root
+from fsdp_lint.analysis.values import Obj, Root, is_wildcard
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 Path = Tuple[str, ...]
@@ -186,7 +186,7 @@ def _ties(flow: Flow) -> List[Tuple[Root, Path, Path, FrozenSet[Guard], paths.Pa
         owner, value = assignment.owner, assignment.value
         if isinstance(owner, Obj) and isinstance(value, Obj) and owner.root == value.root and value.attrs:
             a = owner.attrs + (assignment.attr,)
-            if a != value.attrs and "*" not in a + value.attrs:
+            if a != value.attrs and not any(map(is_wildcard, a + value.attrs)):
                 found.append((owner.root, a, value.attrs, frozenset(), assignment.path))
     return found
 

@@ -213,7 +213,10 @@ class OptimizerBeforeShard(Rule):
             for event in flow.events + flow.replacements:
                 if not flow.happens_before(since, Point(event.seq, event.path)) or flow.rebuilt_after(optimizer, since, event):
                     continue  # built after it, or its param groups were rebuilt over the new parameters since
-                owner = next((o for o in optimizer.over if flow.contains(o, event.target, at=event.seq) or flow.contains(event.target, o, at=event.seq)), None)
+                owner = next((
+                    o for o in optimizer.over
+                    if flow.contains(o, event.target, at=event.seq, must=True) or flow.contains(event.target, o, at=event.seq, must=True)
+                ), None)
                 if owner is not None:
                     reported.add(id(optimizer.node))
                     line = event.node.lineno

@@ -5,7 +5,7 @@ from typing import Optional
 from astroid import nodes
 
 from fsdp_lint.analysis import known_apis
-from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.flow import Flow, Point
 from fsdp_lint.analysis.values import Obj, Params
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
@@ -172,14 +172,15 @@ class ParamsMutatedAfterShard(Rule):
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         func = node.func
         if isinstance(func, nodes.Name) and func.name == "setattr" and len(node.args) == 3:
-            owner = flow.sharded_object(node.args[0])
+            owner = flow.sharded_object(node.args[0], must=True)
             if _is_parameter(node.args[2], flow) and owner is not None:
                 self._report(node, "a new `nn.Parameter` set with `setattr`", owner)
             return
         if not isinstance(func, nodes.Attribute):
             return
         # a tensor's `.to(dtype)` (a parameter, its `.data`) returns a copy: only a module's casts its parameters
-        receiver = next((o for o in flow.options(func.expr) if isinstance(o, Obj) and flow.may_be_sharded(o) and not flow.is_tensor(o)), None)
+        receiver = next((o for o in flow.options(func.expr) if isinstance(o, Obj) and not flow.is_tensor(o)
+                         and flow.sharded_here(o, must=True) is not None), None)
         if receiver is None:
             return
         cast = _cast(node, func.attrname, flow)
@@ -194,10 +195,10 @@ class ParamsMutatedAfterShard(Rule):
         for assignment in flow.attr_assignments:
             owner = assignment.owner
             if assignment.attr == "data" and isinstance(owner, Params):
-                if flow.may_be_sharded(owner.owner, before=assignment.seq):
+                if flow.sharded_here(owner.owner, before=Point(assignment.seq, assignment.path), must=True) is not None:
                     self._report(assignment.node, "`param.data = ...`", owner.owner)
             elif isinstance(owner, Obj) and _is_parameter(assignment.value_node, flow):
-                if flow.may_be_sharded(owner, before=assignment.seq):
+                if flow.sharded_here(owner, before=Point(assignment.seq, assignment.path), must=True) is not None:
                     self._report(assignment.node, f"assigning a new `nn.Parameter` to `.{assignment.attr}`", owner)
 
     def _report(self, node: nodes.NodeNG, what: str, target: Obj, when: str = "") -> None:

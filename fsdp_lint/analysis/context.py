@@ -11,6 +11,7 @@ so the rules that need to know stay silent there.
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
@@ -19,7 +20,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.paths import EMPTY, Path, Test
 from fsdp_lint.analysis.values import (
-    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Unknown, Value, either,
+    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Unknown, Value, either, member,
 )
 
 if TYPE_CHECKING:
@@ -181,7 +182,8 @@ def _shape(value: Value) -> object:
 
 class RootMapper:
     """Rewrites values of a callee's summary into the caller's terms (parameters -> arguments;
-    objects the callee creates -> new objects of the caller, one per call site)."""
+    objects the callee creates -> new objects of the caller, one per call site; members the
+    callee looked up -> new members of the caller, one per call site)."""
 
     def __init__(self, bound: Dict[Root, Value], callee_key: str, caller_key: str, instance: int, project: "Project"):
         self.bound = bound
@@ -189,21 +191,37 @@ class RootMapper:
         self.callee_key = callee_key
         self.caller_key = caller_key
         self.application = instance  # one per application: a loop that calls `build()` twice gets two models
+        # The members the callee (or a function it called) looked up are named with its scope
+        # (`Flow._member`); the caller's own, which reached it in the context, are not. A
+        # recursive call keeps them: the caller's and the callee's are one lookup.
+        self._own_members = None if callee_key == caller_key else member(callee_key + "#")
 
     def objs(self, obj: Obj) -> Tuple[Obj, ...]:
         """The caller's objects a callee's object is: the argument (or each object an argument
         may be, where branches bound several), or a new object for one the callee created."""
+        attrs = self._members(obj.attrs) if obj.attrs else obj.attrs
         if obj.root not in self.bound:
             if obj.root[0] == self.callee_key:
-                mapped = Obj((self.caller_key, obj.root[1], _created(self.application, obj.root[2])), obj.attrs, obj.cls)
+                mapped = Obj((self.caller_key, obj.root[1], _created(self.application, obj.root[2])), attrs, obj.cls)
                 self.project.inherit_origin(mapped.root, obj.root)
                 return (mapped,)
-            return (obj,)
+            return (obj if attrs is obj.attrs else Obj(obj.root, attrs, obj.cls),)
         value = self.bound[obj.root]
         options = value.options if isinstance(value, Either) else (value,)
         return tuple(
-            Obj(option.root, option.attrs + obj.attrs, option.cls if not obj.attrs else obj.cls)
+            Obj(option.root, option.attrs + attrs, option.cls if not attrs else obj.cls)
             for option in options if isinstance(option, Obj)
+        )
+
+    def _members(self, attrs: Tuple[str, ...]) -> Tuple[str, ...]:
+        """`attrs` with each member the callee looked up renamed for this call: `get_encoder(model)`
+        and `get_decoder(model)`, both `getattr(model, name)` in one helper, are two modules."""
+        own = self._own_members
+        if own is None or not any(attr.startswith(own) for attr in attrs):
+            return attrs
+        return tuple(
+            member(f"{self.caller_key}#{self.application}/{zlib.crc32(attr.encode()):08x}") if attr.startswith(own) else attr
+            for attr in attrs
         )
 
     def value(self, value: Value, call: nodes.NodeNG, depth: int = 0) -> Value:

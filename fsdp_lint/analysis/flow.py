@@ -37,6 +37,7 @@ from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
+    ANONYMOUS,
     UNKNOWN,
     WILDCARD,
     BoundMethod,
@@ -59,13 +60,18 @@ from fsdp_lint.analysis.values import (
     Truth,
     Unknown,
     Value,
+    anonymous,
+    anonymous_attrs,
     compared,
     constant,
     contained,
     either,
+    is_wildcard,
+    member,
     objects_in,
     options_of,
     path_covers,
+    path_must_cover,
     related_objects,
     truth,
 )
@@ -304,11 +310,15 @@ class Flow:
         """The values an expression may have here (several where branches bound different ones)."""
         return options_of(self.value(node))
 
-    def sharded_object(self, node: nodes.NodeNG, holding: bool = False) -> Optional[Obj]:
+    def sharded_object(self, node: nodes.NodeNG, holding: bool = False, must: bool = False) -> Optional[Obj]:
         """The object an expression may denote that may be sharded here (with `holding`: that
-        may hold a sharded module), among the values it may have; None if none may be."""
+        may hold a sharded module; with `must`: that lies inside a module sharded on a run to
+        here whichever modules their members are), among the values it may have; None if none."""
         for option in self.options(node):
-            if isinstance(option, Obj) and (self.may_hold_shards(option) if holding else self.may_be_sharded(option)):
+            if not isinstance(option, Obj):
+                continue
+            found = self.may_hold_shards(option) if holding else self.sharded_here(option, must=must) is not None
+            if found:
                 return option
         return None
 
@@ -356,12 +366,13 @@ class Flow:
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
 
-    def sharded_here(self, obj: Obj, before: Union[int, Point, None] = None) -> Optional[ShardEvent]:
+    def sharded_here(self, obj: Obj, before: Union[int, Point, None] = None, must: bool = False) -> Optional[ShardEvent]:
         """The shard event covering `obj` (it or an ancestor) that one run can make before this
-        point (or before `before`, a point or a sequence number on the current path)."""
+        point (or before `before`, a point or a sequence number on the current path); with
+        `must`, one whose target holds `obj` whichever modules their members are (`contains`)."""
         point = before if isinstance(before, Point) else Point(self._seq + 1 if before is None else before, self.path)
         for event in self.events:
-            if self.happens_before(Point(event.seq, event.path), point) and self.contains(event.target, obj, at=event.seq):
+            if self.happens_before(Point(event.seq, event.path), point) and self.contains(event.target, obj, at=event.seq, must=must):
                 return event
         return None
 
@@ -377,14 +388,17 @@ class Flow:
             for e in self.events
         )
 
-    def contains(self, outer: Obj, inner: Obj, strict: bool = False, at: Optional[int] = None) -> bool:
-        """Whether `inner` is `outer` or lies inside it (strictly: below it), also through what
+    def contains(self, outer: Obj, inner: Obj, strict: bool = False, at: Optional[int] = None, must: bool = False) -> bool:
+        """Whether `inner` may be `outer` or lie inside it (strictly: below it), also through what
         is stored in attributes (`model.layers` holding the list that `block` came from); with
         `at`, only through what was stored before that point (a module assigned into a sharded
-        parent afterwards is not part of the parent's unit)."""
+        parent afterwards is not part of the parent's unit). With `must`, whichever modules the
+        members on the two paths are (`path_must_cover`): what an ordering rule reports on, where
+        "may" is what keeps the others silent."""
         outer = self.canonical(outer)
+        covers = path_must_cover if must else path_covers
         return any(
-            path_covers(outer, name) and (not strict or len(name.attrs) > len(outer.attrs))
+            covers(outer, name) and (not strict or len(name.attrs) > len(outer.attrs))
             for name in self.names_of(inner, at)
         )
 
@@ -1051,12 +1065,13 @@ class Flow:
             else:
                 element = _element_of(iterated)
                 at_least_once = known_apis.never_empty(node.iter)
-                self._loop(node, lambda: self._bind(node.target, element), objects_in(element), at_least_once)
+                later = _next_item(element)
+                self._loop(node, lambda index: self._bind(node.target, later if index else element), objects_in(element), at_least_once)
             self._block(node.orelse)
         elif isinstance(node, nodes.While):
             self._eval(node.test)
             self.conditions.append((node.test, True))
-            self._loop(node, lambda: None, ())
+            self._loop(node, lambda index: None, ())
             self.conditions.pop()
             self._block(node.orelse)
         elif isinstance(node, (nodes.With, nodes.AsyncWith)):
@@ -1115,9 +1130,11 @@ class Flow:
         True`, is set in the second); the state after the loop joins the state before it (the
         body may run zero times) and the end of each pass.
 
-        Each pass takes another item of what is iterated, although the analysis names them all
-        `items[*]`: what the first pass did to its item is on a path of its own (an iteration
-        literal), so the second pass does not see its own item as already sharded."""
+        Each pass takes another item of what is iterated (`bind_target(index)`), although the
+        analysis names all the items of a list `items[*]`: what the first pass did to its item is
+        on a path of its own (an iteration literal), so the second pass does not see its own item
+        as already sharded. An item of `model.modules()` is a member of its own in each pass
+        (`_next_item`)."""
         before = self._snapshot()
         ends = [] if at_least_once else [before]
         iteration = (("iter", f"{loop.lineno}:{loop.col_offset}"),)
@@ -1126,7 +1143,7 @@ class Flow:
             first_event = len(self.events)
             if index:
                 self.path = self.path | {(iteration, False)}
-            bind_target()
+            bind_target(index)
             self._block(loop.body)
             if not index and elements:
                 for event in self.events[first_event:]:
@@ -1468,6 +1485,8 @@ class Flow:
                 name = node.args[1]
                 if isinstance(name, nodes.Const) and isinstance(name.value, str):
                     return self._named_attribute(node, func.name, name.value, args)
+            if func.name == "getattr" and args and isinstance(args[0], Obj):
+                return args[0].child(self._member(node))  # an attribute named at run time: some module in it
             return _builtin_call(func.name, args, keywords)
         target = self.project.callable_for_flow(qname)
         if isinstance(target, Deferred):
@@ -1552,6 +1571,12 @@ class Flow:
                 read = self._attribute_of(owner, attr, node)
                 answers.append(read if has or len(args) < 3 else either([read, args[2]]))
         return either(answers) if answers else UNKNOWN
+
+    def _member(self, lookup: nodes.NodeNG) -> str:
+        """The attribute of the module that `lookup` finds by a name known only at run time
+        (`values.member`): one per lookup of this walk, named with the walk's scope, so that the
+        same lookup reached by two calls is two members to the caller (`RootMapper`)."""
+        return member(f"{self.key}#{lookup.lineno}:{lookup.col_offset}")
 
     def _never_binds(self, obj: Obj, attr: str) -> bool:
         """Whether no run to here can have given `obj` the attribute `attr`: an object built here,
@@ -1725,10 +1750,14 @@ class Flow:
         if method == "reshard":
             self.unsharded = [u for u in self.unsharded if not path_covers(receiver, u)]
             return UNKNOWN
-        if method in ("modules", "children", "values"):
-            return Iterable(receiver.child("*"))
-        if method in ("named_modules", "named_children", "items"):
-            return Iterable(Container((UNKNOWN, receiver.child("*"))))
+        if method in ("modules", "children"):
+            return Iterable(receiver.child(self._member(node)))
+        if method in ("named_modules", "named_children"):
+            return Iterable(Container((UNKNOWN, receiver.child(self._member(node)))))
+        if method == "values":
+            return Iterable(receiver.child(WILDCARD))
+        if method == "items":
+            return Iterable(Container((UNKNOWN, receiver.child(WILDCARD))))
         if method in known_apis.SELF_RETURNING_METHODS:
             return receiver
         if isinstance(target, Deferred):
@@ -1822,7 +1851,7 @@ class Flow:
                 if origin is not None:
                     origins[name] = origin
             elif self._passes(value, live):
-                params.append((name, value))
+                params.append((name, anonymous(value)))
                 referred.extend(self.canonical(o) for o in related_objects(value))
         module = func.root().name
         facts = self.project.module_globals(module) if module != self.scope.root().name else NOTHING
@@ -1834,7 +1863,8 @@ class Flow:
             found = [path for path in paths_to(self.names_of(e.target), aliases) if path[0][1] in reads] if reads else []
             if any(path_covers(o, e.target) or path_covers(e.target, o) for o in referred):
                 found.append((e.target.root, e.target.attrs))
-            for target in found:
+            for root, attrs in found:
+                target = (root, anonymous_attrs(attrs))  # a member named at run time is anonymous to the callee
                 flagged[target] = flagged[target] & paths.flag_literals(e.path) if target in flagged else paths.flag_literals(e.path)
         if reads:  # a callee of another module: its globals as its top level left them, which its deferred calls may change
             self.deferred |= facts.deferred
@@ -1873,11 +1903,11 @@ class Flow:
             if isinstance(option, Obj):
                 inside = option.root == base.root and option.attrs[: len(base.attrs)] == base.attrs
                 cls = option.cls or (self.classes.get(option.root) if not option.attrs else None)
-                options.append(Obj(root, option.attrs[len(base.attrs):] if inside else path, cls))
+                options.append(Obj(root, anonymous_attrs(option.attrs[len(base.attrs):] if inside else path), cls))
             elif isinstance(option, Optimizer):
                 over = tuple(o for o in (relative_value(o, base, root) for o in option.over) if isinstance(o, Obj) and o.root == root)
                 if over:
-                    options.append(Optimizer(over, option.node, option.cls_name))
+                    options.append(anonymous(Optimizer(over, option.node, option.cls_name)))
             elif isinstance(option, (ShardFunction, Options, Constant)):
                 if not isinstance(option, Constant) or option.travels:
                     options.append(option)
@@ -1911,9 +1941,10 @@ class Flow:
         certain: Set[AttrPath] = set()
 
         def note(attrs: AttrPath, event: ShardEvent, exact: bool = False) -> None:
+            attrs = anonymous_attrs(attrs)
             flags = paths.flag_literals(event.path)
             sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
-            if exact and attrs != ABOVE and attrs not in certain and WILDCARD not in event.target.attrs and self._on_every_run(event, call):
+            if exact and attrs != ABOVE and attrs not in certain and not any(map(is_wildcard, event.target.attrs)) and self._on_every_run(event, call):
                 certain.add(attrs)
 
         origin: Optional[Origin] = None
@@ -1936,7 +1967,7 @@ class Flow:
                     continue  # the method (and the methods of self it calls) never reads it
                 relative = self._as_stored(value, base, root, attr_path[len(base.attrs):])
                 if relative is not None and self._informative(value):
-                    attrs.append((attr_path[len(base.attrs):], relative))
+                    attrs.append((anonymous_attrs(attr_path[len(base.attrs):]), relative))
                 if isinstance(value, Obj):
                     for event in live:
                         if path_covers(value, event.target) or path_covers(event.target, value):
@@ -1959,7 +1990,7 @@ class Flow:
             if self.happens_before(at, here) and self._forward_after_shard(called, at):
                 for name in self.names_of(called):
                     if path_covers(base, name):
-                        found.add(name.attrs[len(base.attrs):])
+                        found.add(anonymous_attrs(name.attrs[len(base.attrs):]))
                     elif path_covers(name, base):
                         found.add(())
         return frozenset(found)
@@ -2119,7 +2150,7 @@ class Flow:
 def _shards_exactly(event: ShardEvent, names: List[Obj]) -> bool:
     """Whether `event` shards that very module, not one of several a wildcard stands for."""
     target = event.target
-    return WILDCARD not in target.attrs and any(name.root == target.root and name.attrs == target.attrs for name in names)
+    return not any(map(is_wildcard, target.attrs)) and any(name.root == target.root and name.attrs == target.attrs for name in names)
 
 
 class _Exit(NamedTuple):
@@ -2347,6 +2378,21 @@ def _unpacks_otherwise(value: Value, count: int) -> bool:
     return isinstance(value, Constant) or isinstance(value, Container) and value.keys is None and len(value.items) != count
 
 
+def _next_item(element: Value) -> Value:
+    """What a loop binds in its later passes where it binds `element` in its first: another
+    member where the item is one (`for m in model.modules()`: each pass another module)."""
+    if isinstance(element, Obj):
+        last = element.attrs[-1] if element.attrs else ""
+        fresh = last[:1] == "*" and last not in (WILDCARD, ANONYMOUS)
+        return Obj(element.root, element.attrs[:-1] + (last + "'",), element.cls) if fresh else element
+    if isinstance(element, Container) and element.keys is None:
+        items = tuple(_next_item(item) for item in element.items)
+        return element if items == element.items else Container(items)
+    if isinstance(element, Either):
+        return either([_next_item(option) for option in element.options])
+    return element
+
+
 def _element_of(value: Value) -> Value:
     if isinstance(value, Either):
         return either([_element_of(option) for option in value.options])
@@ -2375,8 +2421,6 @@ def _param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
 
 def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
     first = args[0] if args else UNKNOWN
-    if name == "getattr" and isinstance(first, Obj):
-        return first.child("*")  # an attribute named at run time: some submodule
     if name in ("list", "tuple", "filter", "sorted", "reversed", "iter", "set"):
         if name == "filter" and len(args) > 1:
             first = args[1]

@@ -12,7 +12,16 @@ from astroid import nodes
 # A root names one object identity: (scope key, variable name, generation). A rebinding of a local
 # name to a new object gets a new generation, so `model = Model()` twice gives two roots.
 Root = Tuple[str, str, int]
+# An attribute the code does not name. `WILDCARD` alone is an item of a list or dict of modules
+# (`model.layers[*]`: the item a loop over it binds). A member is a module named only at run time
+# (`getattr(model, name)`, an item of `model.modules()`): `WILDCARD` followed by the lookup that
+# found it (`member`), so that two lookups the code cannot tell apart are two unknown modules. Any
+# wildcard may be any module (`path_covers`), but only the same lookup must be the same module
+# (`path_must_cover`). No attribute name of Python starts with `*`. A member named in another
+# function (the caller's, in a calling context) is `ANONYMOUS`: it may be any module and must be
+# none, not even another anonymous one (`anonymous`).
 WILDCARD = "*"
+ANONYMOUS = "*?"
 MAX_PATH = 6
 T = TypeVar("T")
 
@@ -27,13 +36,14 @@ class Obj:
 
     def __post_init__(self) -> None:
         # Paths stay finite (k-limited, as access-path analyses bound them): an item of an item
-        # is "some item" (`x[*][*]` is `x[*]`), and past MAX_PATH attributes the rest is
-        # "somewhere inside". Without this a recursive walk over `children()` never converges.
+        # is "some item" (`x[*][*]` is `x[*]`; a member that one lookup found in a member it found
+        # is taken for that member), and past MAX_PATH attributes the rest is "somewhere inside".
+        # Without this a recursive walk over `children()` never converges.
         attrs = self.attrs
-        if WILDCARD in attrs or len(attrs) > MAX_PATH:
+        if len(attrs) > MAX_PATH or len(attrs) > 1 and any(a == b and a[:1] == "*" for a, b in zip(attrs, attrs[1:])):
             bounded: list = []
             for attr in attrs:
-                if not (attr == WILDCARD and bounded and bounded[-1] == WILDCARD):
+                if not (attr[:1] == "*" and bounded and bounded[-1] == attr):
                     bounded.append(attr)
             if len(bounded) > MAX_PATH:
                 bounded = bounded[: MAX_PATH - 1] + [WILDCARD]
@@ -47,7 +57,7 @@ class Obj:
     def display(self) -> str:
         text = self.root[1]
         for attr in self.attrs:
-            text += "[*]" if attr == WILDCARD else f".{attr}"
+            text += "[*]" if attr[:1] == "*" else f".{attr}"
         return text
 
 
@@ -249,11 +259,67 @@ def options_of(value: Value) -> Tuple[Value, ...]:
     return value.options if isinstance(value, Either) else (value,)
 
 
+def member(lookup: str) -> str:
+    """The attribute of a module named only at run time, found by `lookup` (one per lookup)."""
+    return WILDCARD + lookup
+
+
+def is_wildcard(attr: str) -> bool:
+    """Whether an attribute of a path is one the code does not name (an item or a member)."""
+    return attr[:1] == "*"
+
+
 def path_covers(outer: Obj, inner: Obj) -> bool:
-    """True when `inner` is `outer` or lies inside it (same root, `outer.attrs` a prefix)."""
+    """True when `inner` may be `outer` or lie inside it (same root, `outer.attrs` a prefix, where
+    a wildcard either side may be any attribute)."""
     if outer.root != inner.root or len(outer.attrs) > len(inner.attrs):
         return False
-    return all(a == b or WILDCARD in (a, b) for a, b in zip(outer.attrs, inner.attrs))
+    return all(a == b or a[:1] == "*" or b[:1] == "*" for a, b in zip(outer.attrs, inner.attrs))
+
+
+def path_must_cover(outer: Obj, inner: Obj) -> bool:
+    """True when `inner` is `outer` or lies inside it whichever modules its wildcards stand for:
+    `outer.attrs` is a prefix of `inner.attrs`, a member only the same member (`getattr(model,
+    a)` need not be `getattr(model, b)`, nor hold `model.layers`). The items of a list stay one
+    item (`model.layers[*]` holds `model.layers[*].attn`: the loop over them binds one at a time)."""
+    if outer.root != inner.root or len(outer.attrs) > len(inner.attrs):
+        return False
+    return outer.attrs == inner.attrs[: len(outer.attrs)] and ANONYMOUS not in outer.attrs
+
+
+def anonymous_attrs(attrs: Tuple[str, ...]) -> Tuple[str, ...]:
+    """`attrs` with each member made `ANONYMOUS`."""
+    if not any(attr[:1] == "*" and attr != WILDCARD for attr in attrs):
+        return attrs
+    return tuple(ANONYMOUS if attr[:1] == "*" and attr != WILDCARD else attr for attr in attrs)
+
+
+def anonymous(value: "Value", depth: int = 0) -> "Value":
+    """`value` as a calling context hands it to a callee: its members anonymous. Which lookup
+    found a module is the caller's business, and a context that named it would make each call
+    site a context of its own; the callee's own lookups are members of their own anyway."""
+    if isinstance(value, Obj):
+        attrs = anonymous_attrs(value.attrs)
+        return value if attrs is value.attrs else Obj(value.root, attrs, value.cls)
+    if depth > 6:
+        return value
+    if isinstance(value, Params):
+        return Params(anonymous(value.owner, depth + 1))  # type: ignore[arg-type]
+    if isinstance(value, Optimizer):
+        return Optimizer(tuple(anonymous(o, depth + 1) for o in value.over), value.node, value.cls_name)  # type: ignore[misc]
+    if isinstance(value, (ParamGroups, StateDict)):
+        return type(value)(anonymous(value.optimizer if isinstance(value, ParamGroups) else value.owner, depth + 1))  # type: ignore[arg-type]
+    if isinstance(value, Container):
+        return Container(tuple(anonymous(item, depth + 1) for item in value.items), value.keys)
+    if isinstance(value, Either):
+        return either([anonymous(option, depth + 1) for option in value.options])
+    if isinstance(value, Iterable):
+        return Iterable(anonymous(value.element, depth + 1))
+    if isinstance(value, BoundMethod):
+        return BoundMethod(anonymous(value.owner, depth + 1), value.name)  # type: ignore[arg-type]
+    if isinstance(value, Partial):
+        return Partial(value.qname, tuple(anonymous(a, depth + 1) for a in value.args), tuple((k, anonymous(v, depth + 1)) for k, v in value.keywords))
+    return value
 
 
 def contained(value: Value, kind: Type[T], depth: int = 0) -> Tuple[T, ...]:

@@ -74,6 +74,64 @@ def test_each_item_of_a_loop_is_its_own_module():
     assert _lint(files) == []
 
 
+def test_modules_named_at_run_time_are_distinct_unknown_modules():
+    """Two lookups the code cannot tell apart (`getattr(model, name)`, here through one helper
+    called twice) are two modules: either may be the other or inside it, neither must, so
+    sharding one and then the other's blocks is no finding. The same lookup is one module."""
+    helper = """
+    def submodule(model, dotted):
+        for part in dotted.split("."):
+            model = getattr(model, part)
+        return model
+    """
+    distinct = SHARD + """
+    from lookup import submodule
+
+    def apply_fsdp(model, cfg):
+        fully_shard(submodule(model, cfg.vision))
+        for block in submodule(model, cfg.text).layers:
+            fully_shard(block)
+        fully_shard(model)
+    """
+    assert _lint({"lookup.py": helper, "parallel.py": distinct}) == []
+    same = SHARD + """
+    from lookup import submodule
+
+    def apply_fsdp(model, cfg):
+        text = submodule(model, cfg.text)
+        fully_shard(text)
+        for block in text.layers:
+            fully_shard(block)
+        fully_shard(model)
+    """
+    assert _lint({"lookup.py": helper, "parallel.py": same}) == [("parallel.py", 9, "FSD102")]
+
+
+def test_each_pass_of_a_loop_over_modules_takes_another_module():
+    """`for m in model.modules()`: what the body did to the module of one pass (cast its
+    parameters, shard it) is not done to the module of the next; done to the model before the
+    loop, it is done to every one."""
+    per_module = SHARD + """
+    def shard_norms_fp32(model, norm_class):
+        for module in model.modules():
+            if isinstance(module, norm_class):
+                for param in module.parameters(recurse=False):
+                    param.data = param.data.float()
+                fully_shard(module)
+        fully_shard(model)
+    """
+    assert _lint({"norms.py": per_module}) == []
+    root_first = SHARD + """
+    def shard_norms_fp32(model, norm_class):
+        fully_shard(model)
+        for module in model.modules():
+            if isinstance(module, norm_class):
+                for param in module.parameters(recurse=False):
+                    param.data = param.data.float()
+    """
+    assert _lint({"norms.py": root_first}) == [("norms.py", 8, "FSD204")]
+
+
 def test_a_value_bound_on_several_branches_is_one_of_them_not_both():
     """`parts = [model] if single else model`: a call on `parts`' item runs once for each
     alternative, on paths of their own, never one after the other."""
