@@ -1452,6 +1452,9 @@ class Flow:
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
             self._rebuilding_call(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:
+            delegated = self._super_call(node, func, args, keywords)
+            if delegated is not None:
+                return delegated
             receivers = options_of(self.value(func.expr))
             if Container in map(type, receivers):  # (asked of every method call: no generator)
                 return self._container_method(func, args)
@@ -1510,6 +1513,32 @@ class Flow:
             self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
             return candidate
         return Fresh(None)
+
+    def _super_call(self, node: nodes.Call, func: nodes.Attribute, args: List[Value], keywords: Dict[Optional[str], Value]) -> Optional[Value]:
+        """`super().method(...)` (or `super(Cls, obj).method(...)`): the method of a base of the
+        tree that comes after the class in the object's hierarchy runs on the same object, as
+        `obj.method(...)` would run an override (None where it is no such call, or the method
+        is not one of the tree's: library code, as before)."""
+        call = func.expr
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "super"):
+            return None
+        if not _is_builtin(self.project.binding(call.func)) or call.keywords:
+            return None
+        if not call.args and self.self_root is not None and self.self_class is not None:
+            after, receiver = self.self_class, self.env.get(_first_param(self.scope) or "")
+        elif len(call.args) == 2:
+            named = self.project.callable_for_flow(self.qualified_name(call.args[0]))
+            after, receiver = (named if isinstance(named, nodes.ClassDef) else None), self.value(call.args[1])
+        else:
+            return None
+        if after is None or not isinstance(receiver, Obj):
+            return None
+        target = self.project.resolve_method(receiver, self.self_root, func.attrname, self.self_class, after=after)
+        if isinstance(target, nodes.FunctionDef):
+            return self._apply_summary(node, target, receiver, args, keywords)
+        if isinstance(target, Deferred):
+            return self._defer(node, target.module, receiver, args, keywords)
+        return None
 
     def _container_method(self, func: nodes.Attribute, args: List[Value]) -> Value:
         """A method of a dict or list the walk built: a view of its entries (`models.items()`,
@@ -1813,8 +1842,10 @@ class Flow:
         positional = [a.name for a in list(arguments.posonlyargs or []) + list(arguments.args or [])]
         is_method = isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func)
         bound: Dict[str, Value] = {}
-        if is_method and positional:
-            if not _is_classmethod(func) and receiver is not None:
+        if is_method and positional and (receiver is not None or _is_classmethod(func)):
+            # called on an object (or a class): it is the first parameter. Called through its
+            # class (`Base.prepare(self)`), the first argument is.
+            if not _is_classmethod(func):
                 bound[positional[0]] = receiver
             positional = positional[1:]
         for name, value in zip(positional, args):

@@ -128,6 +128,7 @@ class Project:
         self._called_names: Dict[str, FrozenSet[str]] = {}
         self._class_facts: Dict[str, ClassFacts] = {}
         self._lifecycles: Dict[int, List[nodes.FunctionDef]] = {}
+        self._drivers: Dict[int, List[nodes.FunctionDef]] = {}  # `inherited_drivers`, before asking which are entries
         self._memo = ResolutionMemo() if memo is None else memo
         self.texts: Dict[int, Tuple[str, Tuple[str, ...]]] = {}  # branch tests' text and names, by node
         self.imported = ImportedCode()  # what rules read of other modules: the engine collects it before the rule pass
@@ -331,6 +332,7 @@ class Project:
         self._entry_contexts.clear()
         self._top_levels.clear()
         self._failed.clear()
+        self._drivers.clear()  # bases in the modules entered now may resolve
         self.called = set().union(*(calls for _, calls in self._walks.values()))
         self._cycles = None
         self._contexts.clear()  # `widen` counts afresh, as in a first round
@@ -351,13 +353,14 @@ class Project:
             self._cycles = unreached_cycles(graph)
         return self._cycles
 
-    def entry_context(self, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
+    def entry_context(self, func: nodes.FunctionDef, cls: Optional[nodes.ClassDef] = None) -> Tuple[Context, Dict[str, Origin]]:
         """The context of a call from outside the tree: nothing known of the parameters, the
         module's globals as its top level left them, and for a method, `self` as the methods
         that surely ran before it left it: `__init__`, and for a class of a framework with a
         documented lifecycle (Lightning), the lifecycle's earlier hooks, in order. Otherwise the
-        order of the methods is unknown, and nothing else is assumed."""
-        key = scope_key(func)
+        order of the methods is unknown, and nothing else is assumed. `cls`: `self` is an object
+        of this subclass of the method's class, which inherits it (`inherited_drivers`)."""
+        key = scope_key(func) if cls is None else f"{scope_key(func)}@{scope_key(cls)}"
         known = self._entry_contexts.get(key)
         if known is not None:
             return known
@@ -366,9 +369,67 @@ class Project:
         globals_ = frozenset(path for path in sharded if path[0][1] in reads)
         found: Tuple[Context, Dict[str, Origin]] = (Context((), globals_), {})
         if is_instance_method(func):
-            context, origins = self._driven(func.parent, func)
+            context, origins = self._driven(cls or func.parent, func)
             found = (Context(context.params, globals_ | context.globals), origins)
         self._entry_contexts[key] = found
+        return found
+
+    def inherited_drivers(self, cls: nodes.ClassDef) -> List[nodes.FunctionDef]:
+        """The public methods `cls` inherits from its bases of the tree that no code of the tree
+        calls (entries: the object's driver is outside the tree, a registry builds it) and that
+        call on `self`, directly or through the methods of `self` they call, a method `cls`
+        overrides (`Base.train` calling `self.save()`, which `Sub` overrides). Each is a driver of
+        an object of `cls` too: the engine walks it in `entry_context(driver, cls)`, where `self`
+        dispatches to the overrides. An inherited method that reaches no override does on an
+        object of `cls` what its own class's entry walk already saw, and is not walked again."""
+        known = self._drivers.get(id(cls))
+        if known is None:
+            known = self._drivers[id(cls)] = self._overriding_drivers(cls)
+        return [method for method in known if self.is_entry(method)]
+
+    def _overriding_drivers(self, cls: nodes.ClassDef) -> List[nodes.FunctionDef]:
+        receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
+        names = dict.fromkeys(name for base in self._all_tree_bases(cls) for name in base.locals if not name.startswith("_"))
+        found = []
+        for name in names:
+            method = self.resolve_method(receiver, None, name)
+            if isinstance(method, nodes.FunctionDef) and method.parent is not cls and is_instance_method(method):
+                if self._reaches_override(method, receiver):
+                    found.append(method)
+        return found
+
+    def _reaches_override(self, driver: nodes.FunctionDef, receiver: Obj) -> bool:
+        """Whether `driver` (a method of a base of `receiver`'s class) calls on `self`, directly or
+        through the methods of `self` it calls (a few dozen at most), a method that the class
+        resolves otherwise than the driver's own class does."""
+        own = Obj(receiver.root, cls=self.class_qname(driver.parent))
+        pending, seen = [driver], set()
+        while pending and len(seen) < 32:
+            method = pending.pop()
+            if id(method) in seen:
+                continue
+            seen.add(id(method))
+            for call in method.nodes_of_class(nodes.Call):
+                callee = call.func
+                if isinstance(callee, nodes.Attribute) and isinstance(callee.expr, nodes.Name) and callee.expr.name == "self":
+                    dispatched = self.resolve_method(receiver, None, callee.attrname)
+                    if not isinstance(dispatched, nodes.FunctionDef):
+                        continue
+                    if dispatched is not self.resolve_method(own, None, callee.attrname):
+                        return True
+                    pending.append(dispatched)
+        return False
+
+    def _all_tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
+        """The bases of `cls` of the tree that the flows enter, transitively, nearest first."""
+        found: List[nodes.ClassDef] = []
+        pending = [cls]
+        while pending and len(found) < 32:
+            for base in pending.pop(0).bases:
+                base = self.callable_for_flow(self.qualified_name(base))
+                if isinstance(base, nodes.ClassDef) and base is not cls and base not in found:
+                    found.append(base)
+                    pending.append(base)
         return found
 
     def lifecycle(self, cls: nodes.ClassDef) -> List[nodes.FunctionDef]:
@@ -431,10 +492,17 @@ class Project:
             receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
             for call in func.nodes_of_class(nodes.Call):
                 callee = call.func
-                if isinstance(callee, nodes.Attribute) and isinstance(callee.expr, nodes.Name) and callee.expr.name == "self":
+                if not isinstance(callee, nodes.Attribute):
+                    continue
+                method: Union[nodes.FunctionDef, nodes.ClassDef, Deferred, None] = None
+                if isinstance(callee.expr, nodes.Name) and callee.expr.name == "self":
                     method = self.resolve_method(receiver, None, callee.attrname)
-                    if isinstance(method, nodes.FunctionDef) and method is not func:
-                        names |= self.self_reads(method)
+                elif isinstance(callee.expr, nodes.Call) and isinstance(callee.expr.func, nodes.Name) and callee.expr.func.name == "super":
+                    method = self.resolve_method(receiver, None, callee.attrname, after=cls)  # `super().prepare()`
+                elif call.args and isinstance(call.args[0], nodes.Name) and call.args[0].name == "self":
+                    method = self.resolve_callable(self.qualified_name(callee))  # `Base.prepare(self)`
+                if isinstance(method, nodes.FunctionDef) and method is not func:
+                    names |= self.self_reads(method)
         found = frozenset(names)
         self._self_reads[key] = found
         return found
@@ -759,36 +827,56 @@ class Project:
 
     def resolve_method(
         self, receiver: Obj, self_root: Optional[Root], method: str, self_class: Optional[nodes.ClassDef] = None,
+        after: Optional[nodes.ClassDef] = None,
     ) -> Union[nodes.FunctionDef, Deferred, None]:
         """`receiver.method` when the receiver's class is known (its own, as constructed or as the
         calling context says, else the class whose method is being walked for `self`), searched
         through its bases in order. Deferred when the class, or a base searched before the method
-        is found, lies in a module the flows do not enter."""
+        is found, lies in a module the flows do not enter. `after`: `super(after, receiver)`, the
+        search passes over the classes up to `after` in that order (from `after` itself where
+        the receiver's class is not known to derive from it)."""
         cls: Union[nodes.FunctionDef, nodes.ClassDef, Deferred, None] = None
         if receiver.cls:
             cls = self.callable_for_flow(receiver.cls)
         elif receiver.root == self_root and not receiver.attrs and self_root is not None:
             cls = self_class
-        if isinstance(cls, Deferred):
+        if isinstance(cls, Deferred) and after is None:
             return cls
+        if after is not None and (not isinstance(cls, nodes.ClassDef) or not self._derives(cls, after)):
+            cls = after
         if not isinstance(cls, nodes.ClassDef):
             return None
         pending, seen = [cls], set()
+        passed = after is None  # past `after` in the search order
         while pending and len(seen) < 32:
             klass = pending.pop(0)
             if id(klass) in seen:
                 continue
             seen.add(id(klass))
-            found = _method(klass, method)
+            found = _method(klass, method) if passed else None
+            passed = passed or klass is after
             if found is not None:
                 return found
             for base in klass.bases:
                 resolved = self.callable_for_flow(self.qualified_name(base))
-                if isinstance(resolved, Deferred):
+                if isinstance(resolved, Deferred) and passed:
                     return resolved
                 if isinstance(resolved, nodes.ClassDef):
                     pending.append(resolved)
         return None
+
+    def _derives(self, cls: nodes.ClassDef, base: nodes.ClassDef) -> bool:
+        """Whether `base` is `cls` or one of its bases of the tree."""
+        pending, seen = [cls], set()
+        while pending and len(seen) < 32:
+            klass = pending.pop()
+            if klass is base:
+                return True
+            if id(klass) in seen:
+                continue
+            seen.add(id(klass))
+            pending.extend(found for found in map(self.callable_for_flow, map(self.qualified_name, klass.bases)) if isinstance(found, nodes.ClassDef))
+        return False
 
     def _tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
 

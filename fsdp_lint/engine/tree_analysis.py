@@ -322,6 +322,8 @@ def _collect_facts(project: Project, files: Sequence[ParsedFile], findings: Find
                 _walk_guarded(file, findings, broken, lambda: project.summary(scope, *project.entry_context(scope)), scope)
         for cls in file.classes:
             _walk_guarded(file, findings, broken, lambda: project.lifecycle(cls) and Flow(project, cls).run(), cls)
+            for driver in project.inherited_drivers(cls) if file.display not in broken else ():
+                _walk_guarded(file, findings, broken, lambda: project.summary(driver, *project.entry_context(driver, cls)), cls)
 
 
 def _walk_guarded(file: ParsedFile, findings: Findings, broken: Set[str], walk: Callable[[], object], scope: nodes.NodeNG) -> None:
@@ -402,6 +404,8 @@ class _RuleRunner(CallListener):
                 self._walk(*self.pending.pop(0))
         for cls in file.classes:
             self._walk(cls, None, {}, ())  # walked only if a framework drives it in a documented order
+            for driver in self.project.inherited_drivers(cls):
+                self._walk(driver, *self.project.entry_context(driver, cls), ())  # `self` an object of `cls`
             while self.pending:
                 self._walk(*self.pending.pop(0))
 

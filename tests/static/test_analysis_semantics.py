@@ -1217,3 +1217,142 @@ def test_an_imported_global_is_what_its_top_level_left_once_the_modules_it_calls
         "evaluate.py": "from state import MODEL\n\ndef evaluate(x):\n    return MODEL.forward(x)\n",
     }
     assert _lint(files) == [("evaluate.py", 4, "FSD201")]
+
+
+def test_a_base_method_called_through_its_class_runs_on_the_object_passed():
+    """Property 3: `Base.shard(self)` in an override runs the base's method on this object (its
+    first argument is `self`), in the order the override calls it."""
+    trainer = SHARD + """
+    import torch
+
+    class Base:
+        def __init__(self, model):
+            self.model = model
+
+        def shard(self):
+            for block in self.model.layers:
+                fully_shard(block)
+            fully_shard(self.model)
+
+    class Trainer(Base):
+        def shard(self):
+            self.optimizer = torch.optim.AdamW(self.model.parameters())
+            Base.shard(self)
+
+    def main(model):
+        Trainer(model).shard()
+    """
+    assert _lint({"trainer.py": trainer}) == [("trainer.py", 16, "FSD202")]
+    after = trainer.replace(
+        "            self.optimizer = torch.optim.AdamW(self.model.parameters())\n            Base.shard(self)\n",
+        "            Base.shard(self)\n            self.optimizer = torch.optim.AdamW(self.model.parameters())\n",
+    )
+    assert after != trainer and _lint({"trainer.py": after}) == []
+
+
+def test_super_runs_the_next_method_after_the_calling_class():
+    """Property 3: `super().setup()` in `Mid` runs `Base.setup` on the same object, not `Leaf`'s
+    override (which called `Mid.setup` through `super()` itself); `super(Mid, self)` is the same
+    call. The optimizer `Base.setup` builds comes before or after the sharding as `Mid` orders
+    the two."""
+    trainers = SHARD + """
+    import torch
+
+    class Base:
+        def __init__(self, model):
+            self.model = model
+
+        def setup(self):
+            self.optimizer = torch.optim.AdamW(self.model.parameters())
+
+    class Mid(Base):
+        def setup(self):
+            super().setup()
+            fully_shard(self.model)
+
+    class Leaf(Mid):
+        def setup(self):
+            super().setup()
+            self.model.train()
+
+    def main(model):
+        Leaf(model).setup()
+    """
+    assert _lint({"trainers.py": trainers}) == [("trainers.py", 14, "FSD202")]
+    assert _lint({"trainers.py": trainers.replace("super().setup()\n            fully_shard", "super(Mid, self).setup()\n            fully_shard")}) == [("trainers.py", 14, "FSD202")]
+    shard_first = trainers.replace(
+        "            super().setup()\n            fully_shard(self.model)\n", "            fully_shard(self.model)\n            super().setup()\n",
+    )
+    assert shard_first != trainers and _lint({"trainers.py": shard_first}) == []
+
+
+def test_a_base_constructor_run_by_super_init_shards_the_object():
+    """Property 3: `super().__init__()` runs the base's `__init__` of the tree on the object
+    being built, so what it shards is sharded for whoever builds a subclass."""
+    files = {
+        "base.py": SHARD + """
+        from torch import nn
+
+        class ShardedLM:
+            def __init__(self, dim):
+                self.model = nn.Sequential(nn.Linear(dim, dim), nn.Linear(dim, dim))
+                for layer in self.model:
+                    fully_shard(layer)
+                fully_shard(self.model)
+        """,
+        "lm.py": """
+        from base import ShardedLM
+
+        class LoRALM(ShardedLM):
+            def __init__(self, dim, rank):
+                super().__init__(dim)
+                self.rank = rank
+        """,
+        "train.py": """
+        import torch
+        import torch.distributed as dist
+        from lm import LoRALM
+
+        def main():
+            lm = LoRALM(1024, 8)
+            if dist.get_rank() == 0:
+                torch.save(lm.model.state_dict(), "lm.pt")
+        """,
+    }
+    assert _lint(files) == [("train.py", 9, "FSD301")]
+    files["train.py"] = files["train.py"].replace('"lm.pt"', 'f"lm_{dist.get_rank()}.pt"')
+    assert _lint(files) == []
+
+
+def test_an_inherited_driver_drives_a_subclass_that_no_code_of_the_tree_builds():
+    """Property 3: a subclass that a registry builds (nothing in the tree calls its methods) is
+    driven by the method it inherits from its base (`train`), in that method's order, with its
+    own overrides: `self.save()` in `Base.train` is `Sub.save`. Where the base saves before it
+    shards, the override's rank-0 save is clean."""
+    trainer = SHARD + """
+    import torch
+    import torch.distributed as dist
+    from torch import nn
+
+    class Base:
+        def prepare(self):
+            self.model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8))
+            for layer in self.model:
+                fully_shard(layer)
+            fully_shard(self.model)
+
+        def save(self):
+            pass
+
+        def train(self):
+            self.prepare()
+            self.save()
+
+    class Sub(Base):
+        def save(self):
+            if dist.get_rank() == 0:
+                torch.save(self.model.state_dict(), "model.pt")
+    """
+    assert _lint({"trainer.py": trainer}) == [("trainer.py", 24, "FSD301")]
+    save_first = trainer.replace("            self.prepare()\n            self.save()\n", "            self.save()\n            self.prepare()\n")
+    assert save_first != trainer and _lint({"trainer.py": save_first}) == []

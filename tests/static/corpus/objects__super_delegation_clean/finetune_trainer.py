@@ -1,0 +1,23 @@
+import os
+
+import torch
+import torch.distributed as dist
+from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+
+from base_trainer import BaseTrainer
+
+
+class FinetuneTrainer(BaseTrainer):
+    """Fine-tunes with frozen embeddings and keeps a copy of the tuned weights beside each checkpoint."""
+
+    def prepare_model(self):
+        super().prepare_model()
+        if self.cfg.freeze_embeddings:
+            for param in self.model.tok_embeddings.parameters():
+                param.requires_grad_(False)
+
+    def save_checkpoint(self, step: int):
+        super().save_checkpoint(step)
+        tuned = get_model_state_dict(self.model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+        if dist.get_rank() == 0:
+            torch.save(tuned, os.path.join(self.cfg.output_dir, f"tuned_{step}.pt"))
