@@ -19,7 +19,8 @@ class SaveShardedState(Rule):
     Reports `torch.save(x, ...)` where `x` is, or contains (in a dict, list or tuple, directly or
     through variables), the `state_dict()` of a sharded module, of a module with sharded
     submodules, or of an optimizer over their parameters; also `get_model_state_dict` /
-    `get_state_dict` without `full_state_dict=True`.
+    `get_state_dict` without `full_state_dict=True`, and copies of such a module's parameters
+    (`{name: p.detach().clone() for ...}` over `named_parameters()`, an EMA): DTensors too.
 
     ## Why is this bad?
     After `fully_shard`, state dicts hold DTensors: each rank owns a slice of every parameter.
@@ -171,7 +172,7 @@ def _per_rank_file(node: nodes.Call) -> bool:
 def _sharded_description(state: StateDict, flow: Flow) -> Optional[str]:
     owner = state.owner
     if isinstance(owner, Obj) and flow.may_hold_shards(owner):
-        return f"`{owner.display}`'s state dict"
+        return f"copies of `{owner.display}`'s parameters" if state.copies else f"`{owner.display}`'s state dict"
     if isinstance(owner, Optimizer) and any(flow.may_hold_shards(o) for o in owner.over):
         return f"the state dict of an optimizer over `{owner.over[0].display}`"
     return None

@@ -176,7 +176,7 @@ def _shape(value: Value) -> object:
     if isinstance(value, Either):
         return ("either", tuple(_shape(v) for v in value.options))
     if isinstance(value, StateDict):
-        return ("state", _shape(value.owner))
+        return ("state", _shape(value.owner), value.copies)
     return value
 
 
@@ -238,7 +238,7 @@ class RootMapper:
             return Optimizer(over, value.node, value.cls_name) if over else UNKNOWN
         if isinstance(value, StateDict):
             owner = self.value(value.owner, call, depth + 1)
-            return StateDict(owner) if isinstance(owner, (Obj, Optimizer)) else UNKNOWN
+            return StateDict(owner, value.copies) if isinstance(owner, (Obj, Optimizer)) else UNKNOWN
         if isinstance(value, Container):
             return Container(tuple(self.value(item, call, depth + 1) for item in value.items), value.keys)
         if isinstance(value, Either):

@@ -716,16 +716,26 @@ class Flow:
                 # `group["params"] = new`, `optimizer.param_groups[:] = groups`
                 for groups in contained(container, ParamGroups):
                     self._rebuilt(groups.optimizer)
-            if isinstance(target.value, nodes.Name):
-                if isinstance(container, Container):
-                    if container.keys is not None and isinstance(target.slice, nodes.Const):
-                        keys = tuple(k for k in container.keys if k != target.slice.value) + (target.slice.value,)
-                        items = tuple(v for k, v in zip(container.keys, container.items) if k != target.slice.value) + (value,)
-                        self.env[target.value.name] = Container(items, keys)
-                    else:
-                        self.env[target.value.name] = Container(container.items + (value,))
-                elif isinstance(container, StateDict):
-                    self.env[target.value.name] = UNKNOWN
+            grown: Optional[Value] = None
+            if isinstance(container, Container):
+                if container.keys is not None and isinstance(target.slice, nodes.Const):
+                    keys = tuple(k for k in container.keys if k != target.slice.value) + (target.slice.value,)
+                    items = tuple(v for k, v in zip(container.keys, container.items) if k != target.slice.value) + (value,)
+                    grown = Container(items, keys)
+                else:
+                    grown = Container(container.items + (value,))
+            elif isinstance(container, StateDict):
+                grown = UNKNOWN
+            if grown is not None and isinstance(target.value, nodes.Name):
+                self.env[target.value.name] = grown
+            elif grown is not None and isinstance(target.value, nodes.Attribute):
+                # `self.ema[name] = ...`: the dict the attribute holds gains the item
+                owner = self._eval(target.value.expr)
+                if isinstance(owner, Obj):
+                    key = (owner.root, owner.attrs + (target.value.attrname,))
+                    self.attr_env[key] = grown
+                    self._attr_version += 1
+                    self._stored_at[key] = self._seq + 1
         elif isinstance(target, nodes.Starred):
             self._bind(target.value, UNKNOWN)
 
@@ -1460,6 +1470,11 @@ class Flow:
                 return self._container_method(func, args)
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
                 return self._method_call(node, func.attrname, receivers[0], args, keywords)
+            if func.attrname in known_apis.TENSOR_COPIES and receivers and all(
+                isinstance(r, Params) or isinstance(r, StateDict) and r.copies for r in receivers
+            ):
+                # a parameter (or a copy of one), detached, cloned or moved: its owner's values
+                return either([StateDict(r.owner, copies=True) if isinstance(r, Params) else r for r in receivers])
             if any(isinstance(r, (Obj, Optimizer)) for r in receivers):
                 return self._alternatives(node, [
                     (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer)) else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
@@ -1942,7 +1957,38 @@ class Flow:
             elif isinstance(option, (ShardFunction, Options, Constant)):
                 if not isinstance(option, Constant) or option.travels:
                     options.append(option)
+            elif contained(option, StateDict):
+                # a state dict of a module (or optimizer) inside the object, kept for a later
+                # method (`self.ema = self.model.state_dict()`; a dict of them)
+                stored = self._state_as_stored(option, base, root)
+                if stored is not None:
+                    options.append(stored)
         return either(options) if options else None
+
+    def _state_as_stored(self, value: Value, base: Obj, root: Root, depth: int = 0) -> Optional[Value]:
+        """`_as_stored` of a state dict whose owner lies inside `base`, or of a dict, list or
+        tuple holding some (their other items unknown): None where it holds none the callee can name."""
+        if isinstance(value, StateDict):
+            owner = value.owner
+            if isinstance(owner, Obj):
+                path = self._path_inside(owner, base)
+                return StateDict(Obj(root, path), value.copies) if path is not None else None
+            over = tuple(Obj(root, path) for path in (self._path_inside(o, base) for o in owner.over) if path is not None)
+            return StateDict(Optimizer(over, owner.node, owner.cls_name), value.copies) if over else None
+        if isinstance(value, Container) and depth < 4:
+            items = [self._state_as_stored(item, base, root, depth + 1) for item in value.items]
+            if all(item is None for item in items):
+                return None
+            return Container(tuple(UNKNOWN if item is None else item for item in items), value.keys)
+        return None
+
+    def _path_inside(self, obj: Obj, base: Obj) -> Optional[AttrPath]:
+        """The path below `base` by which `obj` is reached (`("model",)` for the module stored as
+        `self.model`), if it is."""
+        for name in self.names_of(obj):
+            if name.root == base.root and name.attrs[: len(base.attrs)] == base.attrs:
+                return name.attrs[len(base.attrs):]
+        return None
 
     def _passes(self, value: Value, live: List[ShardEvent]) -> bool:
         """Whether a value other than an object is worth its place in a calling context: one the
@@ -1999,11 +2045,19 @@ class Flow:
                 relative = self._as_stored(value, base, root, attr_path[len(base.attrs):])
                 if relative is not None and self._informative(value):
                     attrs.append((anonymous_attrs(attr_path[len(base.attrs):]), relative))
-                if isinstance(value, Obj):
+                # the modules it holds or holds the state of (`self.ema = self.model.state_dict()`:
+                # `self.model`, as the callee names it), with their sharded paths
+                held = [(value, attr_path[len(base.attrs):])] if isinstance(value, Obj) else []
+                for state in contained(value, StateDict) if relative is not None else ():
+                    for owner in related_objects(state):
+                        path = self._path_inside(owner, base)
+                        if path is not None:
+                            held.append((self.canonical(owner), path))
+                for stored, at in held:
                     for event in live:
-                        if path_covers(value, event.target) or path_covers(event.target, value):
-                            extra = event.target.attrs[len(value.attrs):] if path_covers(value, event.target) else ()
-                            note(attr_path[len(base.attrs):] + extra, event, (value.root, value.attrs) == (event.target.root, event.target.attrs[: len(value.attrs)]))
+                        if path_covers(stored, event.target) or path_covers(event.target, stored):
+                            extra = event.target.attrs[len(stored.attrs):] if path_covers(stored, event.target) else ()
+                            note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
                             if origin is None:
                                 source = event.origin or Origin(event.node, self._display_name())
                                 origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source

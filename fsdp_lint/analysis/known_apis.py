@@ -22,6 +22,11 @@ SELF_RETURNING_METHODS = frozenset(
     {"to", "cuda", "cpu", "train", "eval", "requires_grad_", "to_empty", "float", "half", "bfloat16",
      "double", "share_memory", "xpu", "npu", "compile", "apply"}
 )
+# Tensor methods whose result holds the same values as the tensor, in the same kind of tensor (a
+# DTensor's stays a DTensor holding this rank's shard; `full_tensor()` would gather).
+TENSOR_COPIES = frozenset(
+    {"detach", "clone", "cpu", "to", "contiguous", "float", "half", "bfloat16", "double", "requires_grad_", "detach_"}
+)
 # Module methods that cannot shard anything, so passing through them keeps "nothing sharded yet".
 INERT_METHODS = SELF_RETURNING_METHODS | frozenset(
     {"parameters", "named_parameters", "buffers", "named_buffers", "state_dict", "modules",

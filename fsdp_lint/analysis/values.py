@@ -95,9 +95,13 @@ class ParamGroups:
 
 @dataclass(frozen=True)
 class StateDict:
-    """`owner.state_dict()` or a `get_*_state_dict` that keeps the owner's (possibly sharded) tensors."""
+    """`owner.state_dict()` or a `get_*_state_dict` that keeps the owner's (possibly sharded)
+    tensors; with `copies`, a copy of one of the owner's parameters (`param.detach().clone()`
+    over `named_parameters()`): the same tensors (DTensors where the owner is sharded), not a
+    state dict the owner made."""
 
     owner: Union[Obj, Optimizer]
+    copies: bool = False
 
 
 @dataclass(frozen=True)

@@ -1356,3 +1356,61 @@ def test_an_inherited_driver_drives_a_subclass_that_no_code_of_the_tree_builds()
     assert _lint({"trainer.py": trainer}) == [("trainer.py", 24, "FSD301")]
     save_first = trainer.replace("            self.prepare()\n            self.save()\n", "            self.save()\n            self.prepare()\n")
     assert save_first != trainer and _lint({"trainer.py": save_first}) == []
+
+
+def test_copies_of_a_sharded_modules_parameters_are_its_shards():
+    """Property 2: `param.detach().clone()` (or `.cpu()`, `.to(...)`) of a parameter of a sharded
+    module is a DTensor holding this rank's shard, so a rank-0 save of a dict of them is FSD301;
+    `full_tensor()` gathers the whole parameter, and its copies are clean."""
+    ema = SHARD + """
+    import torch
+    import torch.distributed as dist
+
+    def snapshot(model):
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        ema = {}
+        for name, param in model.named_parameters():
+            ema[name] = param.detach().clone().cpu()
+        if dist.get_rank() == 0:
+            torch.save(ema, "ema.pt")
+    """
+    assert _lint({"ema.py": ema}) == [("ema.py", 14, "FSD301")]
+    gathered = ema.replace("param.detach().clone().cpu()", "param.full_tensor().detach().cpu()")
+    assert gathered != ema and _lint({"ema.py": gathered}) == []
+
+
+def test_a_state_dict_kept_on_self_is_saved_in_a_later_method():
+    """Property 3: a state dict taken in one method and stored on `self` is that module's state
+    dict in the methods the driver calls later (with the module's sharding); a full state dict
+    gathered with `StateDictOptions(full_state_dict=True)` is clean."""
+    trainer = SHARD + """
+    import torch
+    import torch.distributed as dist
+
+    class Trainer:
+        def __init__(self, model):
+            self.model = model
+
+        def prepare(self):
+            for layer in self.model.layers:
+                fully_shard(layer)
+            fully_shard(self.model)
+            self.snapshot = self.model.state_dict()
+
+        def save(self):
+            if dist.get_rank() == 0:
+                torch.save({"model": self.snapshot}, "snapshot.pt")
+
+    def main(model):
+        trainer = Trainer(model)
+        trainer.prepare()
+        trainer.save()
+    """
+    assert _lint({"trainer.py": trainer}) == [("trainer.py", 18, "FSD301")]
+    full = trainer.replace(
+        "    import torch.distributed as dist\n",
+        "    import torch.distributed as dist\n    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict\n",
+    ).replace("self.model.state_dict()", "get_model_state_dict(self.model, options=StateDictOptions(full_state_dict=True))")
+    assert "get_model_state_dict(self.model" in full and _lint({"trainer.py": full}) == []
