@@ -500,7 +500,8 @@ class Project:
                 elif isinstance(callee.expr, nodes.Call) and isinstance(callee.expr.func, nodes.Name) and callee.expr.func.name == "super":
                     method = self.resolve_method(receiver, None, callee.attrname, after=cls)  # `super().prepare()`
                 elif call.args and isinstance(call.args[0], nodes.Name) and call.args[0].name == "self":
-                    method = self.resolve_callable(self.qualified_name(callee))  # `Base.prepare(self)`
+                    method = self.callable_for_flow(self.qualified_name(callee))  # `Base.prepare(self)`
+                    method = method if isinstance(method, nodes.FunctionDef) and is_instance_method(method) else None
                 if isinstance(method, nodes.FunctionDef) and method is not func:
                     names |= self.self_reads(method)
         found = frozenset(names)
