@@ -870,8 +870,10 @@ class Flow:
         attribute of an object that the outcome fixes (`if not model.tie:`)."""
         own = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
         fixed = [paths.flag(subject.root, subject.attrs, value, tested) for subject, tested, value in test_flags(test, taken, self._flag_subject)]
-        if fixed and own not in self._captured and exact_flags(test, taken, self._flag_subject) is not None:
-            self._captured[own] = frozenset(fixed)  # the flags say all the outcome says
+        if own not in self._captured:  # what describes the outcome whole, for what a `return` here gives
+            whole = exact_flags(test, taken, self._described_subject)
+            if whole:
+                self._captured[own] = frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in whole)
         for described, _, value in test_flags(test, taken, self._described):
             fixed.extend(truths.arm_literals(self.values[described], value))  # `if not tied:`
         sharding = self._sharding_literal(test)
@@ -885,7 +887,7 @@ class Flow:
 
     def _flag_truth(self, test: nodes.NodeNG) -> Value:
         """A test of attributes (`weight is not None`) described by the flags it fixes."""
-        when_true, when_false = (exact_flags(test, value, self._flag_subject) for value in (True, False))
+        when_true, when_false = (exact_flags(test, value, self._described_subject) for value in (True, False))
         if when_true is None and when_false is None:
             return UNKNOWN
         return Truth(*(
@@ -972,6 +974,18 @@ class Flow:
             return None
         return (found[0], not found[1]) if negated else found
 
+    def _described_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
+        """A flag as `_flag_subject` finds it, or a parameter itself (`left is None`): what
+        describes a boolean a helper returns, in terms its caller maps to the objects it passes.
+        Not a branch outcome of the walk: a parameter's truth is rarely known where it is passed
+        (`if optimizers:`), and a path holding it would set apart runs the caller cannot."""
+        found = self._flag_subject(expr)
+        if found is None and isinstance(expr, nodes.Name):
+            owner = self.env.get(expr.name)
+            if isinstance(owner, Obj) and not owner.attrs and not self.is_local(owner.root):
+                return owner
+        return found
+
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
         """The attribute of an object that a test reads (`model.tie`, `self.mesh`), by
         its path from the object, not by the value it holds: the same attribute is the same flag
@@ -986,8 +1000,8 @@ class Flow:
         if not attrs:
             objects = [o for o in options_of(owner) if not (isinstance(o, Constant) and o.value is None)] if owner is not None else []
             owner = objects[0] if len(objects) == 1 else None
-            if not isinstance(owner, Obj) or not owner.attrs and self.is_local(owner.root):
-                return None  # a local object itself is no flag; a parameter (`left is None`) is
+            if not isinstance(owner, Obj) or not owner.attrs:
+                return None
         return self.canonical(Obj(owner.root, owner.attrs + tuple(attrs))) if isinstance(owner, Obj) else None
 
     def flag_value(self, path: Path, flag: Obj, test: paths.Test = paths.TRUTH) -> Optional[bool]:

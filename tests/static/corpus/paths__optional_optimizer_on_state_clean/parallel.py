@@ -1,0 +1,16 @@
+import torch
+from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+
+def apply_fsdp(model, mesh, param_dtype=torch.bfloat16):
+    """One unit per block, then the root (embeddings, final norm and head)."""
+    mp_policy = MixedPrecisionPolicy(param_dtype=param_dtype, reduce_dtype=torch.float32)
+    for block in model.layers:
+        fully_shard(block, mesh=mesh, mp_policy=mp_policy)
+    fully_shard(model, mesh=mesh, mp_policy=mp_policy)
+
+
+def activation_checkpointing(model):
+    from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import apply_activation_checkpointing
+
+    apply_activation_checkpointing(model, check_fn=lambda module: module in set(model.layers))
