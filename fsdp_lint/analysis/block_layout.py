@@ -49,7 +49,7 @@ def _holds(project: Project, qname: Optional[str], seen: Set[str], depth: int) -
     if not isinstance(cls, nodes.ClassDef) or qname in seen or depth > _MAX_NESTING:
         return False
     seen.add(qname)
-    for klass in _with_tree_bases(project, cls):
+    for klass in [cls] + project.tree_bases(cls):
         for assign in klass.nodes_of_class(nodes.Assign):
             if not isinstance(assign.value, nodes.Call) or not any(_on_self(t) for t in assign.targets):
                 continue
@@ -66,18 +66,6 @@ def _on_self(target: nodes.NodeNG) -> bool:
     return isinstance(target, nodes.AssignAttr) and isinstance(target.expr, nodes.Name) and target.expr.name == "self"
 
 
-def _with_tree_bases(project: Project, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
-    """`cls` and its bases defined in the tree, transitively (a subclass whose blocks are
-    built by its grandparent's `__init__`)."""
-    found = [cls]
-    index = 0
-    while index < len(found) and len(found) <= 2 * _MAX_NESTING:
-        for base in found[index].bases:
-            resolved = project.resolve_callable(project.qualified_name(base))
-            if isinstance(resolved, nodes.ClassDef) and resolved not in found:
-                found.append(resolved)
-        index += 1
-    return found
 
 
 def _repeats(project: Project, container: nodes.Call) -> bool:

@@ -1,4 +1,5 @@
-"""What rules read of modules of the tree that the flows need not enter: computed once, after the
+"""What rules read of modules of the tree that the flows need not enter (the bases of a class, the
+setup a script imports, a module-level value a sharding call is given): computed once, after the
 facts and before the rule pass, because only then may the analysis parse a module.
 
 The rule pass may run in forked workers. A module one of them parsed would be an input of the
@@ -59,6 +60,8 @@ def collect(project: "Project", parsed: Iterable[nodes.Module], analysed: Iterab
     sharding = {module.name for module in analysed}
     shard_names = tuple(name.encode() for name in {qname.rsplit(".", 1)[-1] for qname in FULLY_SHARD} | project.apis.scan_names)
     for module in list(parsed):  # loading adds to the project's modules
+        for cls in module.nodes_of_class(nodes.ClassDef):  # rules read a class's bases (`Project.class_facts`)
+            project.tree_bases(cls)
         script = is_script(module) and _spells(module, _SETUP_NAMES)
         shards = module.name in sharding and _spells(module, shard_names)
         if not (script or shards):

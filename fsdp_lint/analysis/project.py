@@ -422,15 +422,7 @@ class Project:
 
     def _all_tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
         """The bases of `cls` of the tree that the flows enter, transitively, nearest first."""
-        found: List[nodes.ClassDef] = []
-        pending = [cls]
-        while pending and len(found) < 32:
-            for base in pending.pop(0).bases:
-                base = self.callable_for_flow(self.qualified_name(base))
-                if isinstance(base, nodes.ClassDef) and base is not cls and base not in found:
-                    found.append(base)
-                    pending.append(base)
-        return found
+        return _bases(cls, lambda base: self.callable_for_flow(self.qualified_name(base)))
 
     def lifecycle(self, cls: nodes.ClassDef) -> List[nodes.FunctionDef]:
         """`__init__` and the hooks a framework calls on an object of `cls`, in its documented
@@ -518,7 +510,7 @@ class Project:
         if not isinstance(cls, nodes.ClassDef):
             return ()
         fields = []
-        for klass in reversed([cls] + self._tree_bases(cls)):
+        for klass in reversed([cls] + self.tree_bases(cls)):
             for statement in klass.body:
                 if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName):
                     if "ClassVar" not in statement.annotation.as_string():
@@ -699,7 +691,7 @@ class Project:
         if isinstance(cls, nodes.ClassDef):
             from fsdp_lint.analysis.known_apis import PARAMETER_CLASSES, PARAMETERISED_LEAVES
 
-            classes = [cls] + self._tree_bases(cls)
+            classes = [cls] + self.tree_bases(cls)
             flags = ClassFlags(classes)
             for klass in classes:
                 for assign in klass.nodes_of_class(nodes.Assign):
@@ -879,14 +871,24 @@ class Project:
             pending.extend(found for found in map(self.callable_for_flow, map(self.qualified_name, klass.bases)) if isinstance(found, nodes.ClassDef))
         return False
 
-    def _tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
+    def tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
+        """The bases of `cls` defined in the tree, transitively, nearest first, parsing their
+        modules: what rules read of a class (`class_facts`) comes from its bases too, so
+        `imported_code.collect` asks this of every class of a parsed module before the rule pass,
+        which may not parse."""
+        return _bases(cls, lambda base: self.resolve_callable(self.qualified_name(base)))
 
-        bases = []
-        for base in cls.bases:
-            found = self.resolve_callable(self.qualified_name(base))
-            if isinstance(found, nodes.ClassDef) and found is not cls:
-                bases.append(found)
-        return bases
+
+def _bases(cls: nodes.ClassDef, resolve: Callable[[nodes.NodeNG], object]) -> List[nodes.ClassDef]:
+    found: List[nodes.ClassDef] = []
+    pending = [cls]
+    while pending and len(found) < 32:
+        for base in pending.pop(0).bases:
+            resolved = resolve(base)
+            if isinstance(resolved, nodes.ClassDef) and resolved is not cls and resolved not in found:
+                found.append(resolved)
+                pending.append(resolved)
+    return found
 
 
 def scopes_of(module: nodes.Module) -> Iterator[nodes.NodeNG]:
