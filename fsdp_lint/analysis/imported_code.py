@@ -60,8 +60,9 @@ def collect(project: "Project", parsed: Iterable[nodes.Module], analysed: Iterab
     sharding = {module.name for module in analysed}
     shard_names = tuple(name.encode() for name in {qname.rsplit(".", 1)[-1] for qname in FULLY_SHARD} | project.apis.scan_names)
     for module in list(parsed):  # loading adds to the project's modules
-        for cls in module.nodes_of_class(nodes.ClassDef):  # rules read a class's bases (`Project.class_facts`)
-            project.tree_bases(cls)
+        if project.entered is None or module.name in project.entered:  # the classes of the objects the flows know
+            for cls in module.nodes_of_class(nodes.ClassDef):  # rules read their facts, from their bases too
+                project.class_facts(cls.qname())
         script = is_script(module) and _spells(module, _SETUP_NAMES)
         shards = module.name in sharding and _spells(module, shard_names)
         if not (script or shards):

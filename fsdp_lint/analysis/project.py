@@ -677,7 +677,9 @@ class Project:
         """What a class of the tree (with its tree bases) builds in its methods: the attributes it
         sets to parameterised torch leaves or `nn.Parameter`s, and the parameters it ties together
         (`self.output.weight = self.tok_embeddings.weight`), with the flags of `self` that every
-        such tie is done under (`if self.enable_weight_tying:`). Empty for classes outside the tree."""
+        such tie is done under (`if self.enable_weight_tying:`). Empty for classes outside the tree.
+        Rules ask it, and the rule pass may not parse: `imported_code.collect` computes it for every
+        class of an entered module first."""
         if not qname:
             return ClassFacts((), ())
         cached = self._class_facts.get(qname)
@@ -873,9 +875,7 @@ class Project:
 
     def tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
         """The bases of `cls` defined in the tree, transitively, nearest first, parsing their
-        modules: what rules read of a class (`class_facts`) comes from its bases too, so
-        `imported_code.collect` asks this of every class of a parsed module before the rule pass,
-        which may not parse."""
+        modules (what a class declares includes what its bases do)."""
         return _bases(cls, lambda base: self.resolve_callable(self.qualified_name(base)))
 
 
