@@ -763,6 +763,13 @@ class Flow:
             if target.root == self.self_root or not self.is_local(target.root):
                 self.project.add_attr_value(target.root, target.attrs + (attr,), value)
 
+    def _made_fsdp_modules(self, targets: List[Obj]) -> None:
+        """After `fully_shard` of `targets` (here or in a callee), a test on the way here that
+        found one of them no `FSDPModule` no longer says what it is."""
+        if self.path and paths.flag_literals(self.path):
+            for target in targets:
+                self.path = _made_on(self.path, target) - _made_fsdp_module(target)
+
     def _store(self, value: Value) -> None:
         for obj in objects_in(value):
             self.stored.add(obj.root)
@@ -949,21 +956,17 @@ class Flow:
         negated = False
         while isinstance(test, nodes.UnaryOp) and test.op == "not":
             test, negated = test.operand, not negated
-        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
+        tested = self._fsdp_module_tested(test)
+        if tested is None or isinstance(self.value(test), Constant):
             return None
-        if not _is_builtin(self.project.binding(test.func)):
-            return None
-        classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
-        if not all(self.qualified_name(c) in known_apis.FSDP2_MODULES for c in classes) or isinstance(self.value(test), Constant):
-            return None
-        options = options_of(self.value(test.args[0]))
+        options = options_of(self.value(tested))
         if len(options) != 1 or not isinstance(options[0], Obj) or not self._known_module(options[0]):
             return None
         names = self.names_of(options[0])
         found: Optional[paths.Literal] = None
         sure = False
         for event in self._shards_of_module(names):
-            extra = event.path - self.path
+            extra = _conditions(event) - self.path
             # a test's own outcome and the flags that describe it whole are one outcome
             outcome = {literal for literal in extra if not (literal in self._captured and self._captured[literal] <= extra)}
             if len(outcome) != 1 or found not in (None, *outcome) or next(iter(outcome))[0][0] not in ("bool", "eq", "flag"):
@@ -986,12 +989,30 @@ class Flow:
                 return owner
         return found
 
+    def _fsdp_module_tested(self, test: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """The expression a test `isinstance(x, FSDPModule)` asks about (FSDP2's module classes
+        only); None for other tests."""
+        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
+            return None
+        if not _is_builtin(self.project.binding(test.func)):
+            return None
+        classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
+        return test.args[0] if all(self.qualified_name(c) in known_apis.FSDP2_MODULES for c in classes) else None
+
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
         """The attribute of an object that a test reads (`model.tie`, `self.mesh`), by
         its path from the object, not by the value it holds: the same attribute is the same flag
         in every function the object reaches. An attribute that holds another object's attribute
         is that one (`self.fsdp = args.fsdp`, a config built from `args`), and so is a variable
-        bound to one (`enabled = self.config.fsdp`): a copy of a flag is the flag."""
+        bound to one (`enabled = self.config.fsdp`): a copy of a flag is the flag. A test
+        `isinstance(x, FSDPModule)` of one module reads its `paths.FSDP_MODULE` flag."""
+        tested = self._fsdp_module_tested(expr)
+        if tested is not None:
+            options = options_of(self.value(tested))
+            module = self.canonical(options[0]) if len(options) == 1 and isinstance(options[0], Obj) else None
+            if module is None or any(map(is_wildcard, module.attrs)):
+                return None
+            return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
         if chain is None:
             return None
@@ -1445,8 +1466,10 @@ class Flow:
         first = args[0] if args else keywords.get("module", UNKNOWN)
         if self.shards(qname) or isinstance(func_value, ShardFunction):
             seq = self._tick()
-            for target in objects_in(self._materialise(first, "<module>")):
-                self.events.append(ShardEvent(self.canonical(target), node, seq, path=self.path))
+            targets = [self.canonical(target) for target in objects_in(self._materialise(first, "<module>"))]
+            for target in targets:
+                self.events.append(ShardEvent(target, node, seq, path=_made_on(self.path, target)))
+            self._made_fsdp_modules(targets)
             return first
         if qname in PARTIAL and args:
             if self.shards(self.qualified_name(node.args[0])):
@@ -1721,7 +1744,7 @@ class Flow:
         target = (event.target.root, event.target.attrs)
         if event.inherited:
             return not event.above and target in self._certain
-        if event.guarded or not event.path <= self.path | assumed:
+        if event.guarded or not _conditions(event) <= self.path | assumed:
             return False
         if any(o.seq == event.seq and o.inner == event.inner and (o.target.root, o.target.attrs) != target for o in self.events):
             return False
@@ -2162,12 +2185,17 @@ class Flow:
                     self.project.add_alias(root, value)
         seq = self._tick()
         mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
+        sharded = []
         for event in summary.events:
-            path = self.path | _mapped_flags(event.path, mapper, self.canonical)
+            mapped = _mapped_flags(event.path, mapper, self.canonical)
             for target in mapper.objs(event.target):
+                target = self.canonical(target)
+                sharded.append(target)
                 self.events.append(ShardEvent(
-                    self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=path, inner=(event.seq,) + event.inner,
+                    target, node, seq, guarded=event.guarded or bool(_conditions(event)), path=_made_on(self.path, target) | mapped,
+                    inner=(event.seq,) + event.inner,
                 ))
+        self._made_fsdp_modules(sharded)
         initialised: Optional[Point] = None  # after the call's shard events: its forwards that followed one
         for called, after_shard in summary.forwards:
             if after_shard and initialised is None:
@@ -2244,6 +2272,27 @@ class Flow:
         for obj in objects_in(value):
             if obj.cls and not obj.attrs and self.is_local(obj.root):
                 self.classes.setdefault(obj.root, obj.cls)
+
+
+def _made_fsdp_module(target: Obj) -> Path:
+    """What `fully_shard(target)` makes true: the module is an `FSDPModule` (a module a
+    wildcard stands for is one of several: nothing is said of any one of them)."""
+    return EMPTY if any(map(is_wildcard, target.attrs)) else frozenset([paths.fsdp_module(target.root, target.attrs)])
+
+
+def _made_on(path: Path, target: Obj) -> Path:
+    """The path of `fully_shard(target)` made on `path`: `target` is an `FSDPModule` after it,
+    whatever a test before it found."""
+    made = _made_fsdp_module(target)
+    if not made:
+        return path
+    (atom, _), = made
+    return (path - {(atom, False)}) | made if path else made
+
+
+def _conditions(event: ShardEvent) -> Path:
+    """The branch outcomes on the way to a shard event, without what the event itself makes true."""
+    return event.path - _made_fsdp_module(event.target) if event.path else event.path
 
 
 def _shards_exactly(event: ShardEvent, names: List[Obj]) -> bool:
