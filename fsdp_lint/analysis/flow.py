@@ -66,7 +66,10 @@ from fsdp_lint.analysis.values import (
     constant,
     contained,
     either,
+    guarded,
+    guarded_options,
     is_wildcard,
+    mapped_options,
     member,
     objects_in,
     options_of,
@@ -322,10 +325,15 @@ class Flow:
                 return option
         return None
 
-    def point(self) -> Point:
+    def point(self, runs: Path = EMPTY) -> Point:
         """Where the walk is now (rules call this from `on_call`): after every fact recorded so
-        far, before the next."""
-        return Point(self._seq + 1, self.path)
+        far, before the next; with `runs`, on the runs that also take those branch outcomes."""
+        return Point(self._seq + 1, self.path | runs if runs else self.path)
+
+    def objects_on_runs(self, node: nodes.NodeNG) -> List[Tuple[Obj, Path]]:
+        """The module objects an expression may denote here, each with the branch outcomes every
+        run on which it denotes that one takes (`model.model if is_actor(model) else model`)."""
+        return [(obj, runs) for option, runs in guarded_options(self.value(node)) for obj in objects_in(option)]
 
     @staticmethod
     def happens_before(first: Point, second: Point) -> bool:
@@ -673,7 +681,7 @@ class Flow:
             return obj
         if isinstance(value, Either) and any(isinstance(option, Fresh) for option in value.options):
             # `Model() if c else load()`: each new object the value may be is one
-            return either([self._materialise(option, name) for option in value.options])
+            return mapped_options(value, lambda option: self._materialise(option, name))
         return value
 
     def _bump(self, name: Optional[str]) -> None:
@@ -824,12 +832,13 @@ class Flow:
         if len(live) == 1:
             self._restore(live[0])
             return
-        self.env = _join_maps([s.env for s in live])
-        self.attr_env = _join_maps([s.attr_env for s in live])
-        self._attr_version += 1
         path = live[0].path
         for state in live[1:]:
             path = paths.join(path, state.path)
+        runs = [state.path - path for state in live]  # each arm's own outcomes: a value it bound holds on them
+        self.env = _join_maps([s.env for s in live], runs)
+        self.attr_env = _join_maps([s.attr_env for s in live], runs)
+        self._attr_version += 1
         self.path = paths.excluding(path, [state.path for state in live], self._left)
 
     def _arm(self, body: List[nodes.NodeNG], start: _State, outcome: Path = EMPTY) -> Optional[_State]:
@@ -857,20 +866,28 @@ class Flow:
         else:
             return self._eval(test), None
         truths: List[Optional[bool]] = []
+        fixed: List[Tuple[Path, Path]] = []  # what each arm of the test fixes of each option (`isinstance(m, FSDPModule)`)
 
         def run(option: Value) -> Value:
             self.env[name] = option
             value = self._eval(test)
             truths.append(test_truth(test, self.value))
+            fixed.append((self._fixed(test, True), self._fixed(test, False)))
             return value
 
+        bound = self.env[name]
+        choices = guarded_options(bound)
         value = self._alternatives(test, [lambda option=option: run(option) for option in options])
-        then = [option for option, found in zip(options, truths) if found is not False]
-        orelse = [option for option, found in zip(options, truths) if found is not True]
+        self.values[test], self.env[name] = value, bound  # what the test and the name are, all runs together
+        for read in test.nodes_of_class(nodes.Name):
+            if read.name == name:
+                self.values[read] = bound
+        then = [(option, guard | arms[0]) for (option, guard), found, arms in zip(choices, truths, fixed) if found is not False]
+        orelse = [(option, guard | arms[1]) for (option, guard), found, arms in zip(choices, truths, fixed) if found is not True]
         if not then or not orelse:
             value = self.values[test] = constant(bool(then))
             return value, None
-        return value, (name, either(then), either(orelse))
+        return value, (name, guarded(then), guarded(orelse))
 
     def _outcome(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The literals of taking the `taken` arm of `test`: its own, and a flag literal for each
@@ -887,6 +904,10 @@ class Flow:
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
         return frozenset([own, *fixed])
+
+    def _fixed(self, test: nodes.NodeNG, taken: bool) -> Path:
+        """The flags of objects that taking the `taken` arm of `test` fixes, as it reads here."""
+        return frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in test_flags(test, taken, self._flag_subject))
 
     def _described(self, expr: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         """`expr` where its value is a described boolean (`tied`, bound to what a helper returned)."""
@@ -1004,8 +1025,10 @@ class Flow:
         its path from the object, not by the value it holds: the same attribute is the same flag
         in every function the object reaches. An attribute that holds another object's attribute
         is that one (`self.fsdp = args.fsdp`, a config built from `args`), and so is a variable
-        bound to one (`enabled = self.config.fsdp`): a copy of a flag is the flag. A test
-        `isinstance(x, FSDPModule)` of one module reads its `paths.FSDP_MODULE` flag."""
+        bound to one (`enabled = self.config.fsdp`): a copy of a flag is the flag, and so is what
+        a call reads and returns (`is_actor(model)`, `getattr(model, "is_actor", False)`: a
+        missing attribute is false). A test `isinstance(x, FSDPModule)` of one module reads its
+        `paths.FSDP_MODULE` flag."""
         tested = self._fsdp_module_tested(expr)
         if tested is not None:
             options = options_of(self.value(tested))
@@ -1015,7 +1038,7 @@ class Flow:
             return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
         if chain is None:
-            return None
+            return self._read_attribute(expr) if isinstance(expr, nodes.Call) else None
         base, *attrs = chain
         owner = self.env.get(base)
         if not attrs:
@@ -1024,6 +1047,14 @@ class Flow:
             if not isinstance(owner, Obj) or not owner.attrs:
                 return None
         return self.canonical(Obj(owner.root, owner.attrs + tuple(attrs))) if isinstance(owner, Obj) else None
+
+    def _read_attribute(self, call: nodes.Call) -> Optional[Obj]:
+        """The attribute of an object a call returns as it is, or a false default where the object
+        has none; None for other calls."""
+        found = [o for o in options_of(self.value(call)) if not (isinstance(o, Constant) and (o.value is None or o.value is False))]
+        if len(found) != 1 or not isinstance(found[0], Obj) or not found[0].attrs or any(map(is_wildcard, found[0].attrs)):
+            return None
+        return self.canonical(found[0])
 
     def flag_value(self, path: Path, flag: Obj, test: paths.Test = paths.TRUTH) -> Optional[bool]:
         """Whether the attribute `flag` passes `test` (default: is true) on every run through
@@ -1262,7 +1293,7 @@ class Flow:
             orelse = self._eval(node.orelse)
             self.conditions.pop()
             self.path = start.path
-            return either([body, orelse])
+            return guarded([(body, outcomes[0]), (orelse, outcomes[1])])  # each on the runs that take its arm
         if isinstance(node, nodes.UnaryOp) and node.op == "not":
             operand = self._eval(node.operand)
             if isinstance(operand, Constant):
@@ -1389,7 +1420,7 @@ class Flow:
             imported = self._imported_global(node)  # `utils.MODEL`
             if imported is not None:
                 return imported
-        return either([self._attribute_of(option, node.attrname, node) for option in options_of(base)])
+        return mapped_options(base, lambda option: self._attribute_of(option, node.attrname, node))
 
     def _attribute_of(self, base: Value, attr: str, node: Optional[nodes.Attribute] = None, depth: int = 0) -> Value:
         if attr == "param_groups" and isinstance(base, (Obj, Optimizer)):
@@ -1466,9 +1497,12 @@ class Flow:
         first = args[0] if args else keywords.get("module", UNKNOWN)
         if self.shards(qname) or isinstance(func_value, ShardFunction):
             seq = self._tick()
-            targets = [self.canonical(target) for target in objects_in(self._materialise(first, "<module>"))]
-            for target in targets:
-                self.events.append(ShardEvent(target, node, seq, path=_made_on(self.path, target)))
+            targets = []
+            for option, guard in guarded_options(self._materialise(first, "<module>")):
+                for target in objects_in(option):
+                    target = self.canonical(target)
+                    targets.append(target)
+                    self.events.append(ShardEvent(target, node, seq, path=_made_on(self.path | guard, target)))
             self._made_fsdp_modules(targets)
             return first
         if qname in PARTIAL and args:
@@ -1516,7 +1550,7 @@ class Flow:
                 return self._alternatives(node, [
                     (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer)) else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
                     for r in receivers
-                ])
+                ], [guard for _, guard in guarded_options(self.value(func.expr))])
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
         if optimizer is not None:
             params = args[0] if args else keywords.get("params", UNKNOWN)
@@ -1759,18 +1793,20 @@ class Flow:
             or any(e.target.root == called.root and e.target.attrs[: len(called.attrs)] == called.attrs for e in self.events)
         )  # by name, not `contains`: a wildcard (`model.*` sharded) matches any method
 
-    def _alternatives(self, node: nodes.NodeNG, calls) -> Value:
+    def _alternatives(self, node: nodes.NodeNG, calls, guards: Optional[List[Path]] = None) -> Value:
         """A call on one of several values (an `Either`): each option runs from the same state,
-        on a path of its own (options exclude each other), and the states are joined after."""
+        on a path of its own (options exclude each other) with the branch outcomes that give it
+        (`guards`), and the states are joined after; each result holds on its option's runs."""
         start = self._snapshot()
         ends, results = [], []
         for index, call in enumerate(calls):
             self._restore(start)
-            self.path = start.path | {(("eq", f"either@{node.lineno}:{node.col_offset}", repr(index)), True)}
-            results.append(call())
+            runs = frozenset([(("eq", f"either@{node.lineno}:{node.col_offset}", repr(index)), True)]) | (guards[index] if guards else EMPTY)
+            self.path = start.path | runs
+            results.append((call(), runs))
             ends.append(self._snapshot())
         self._join(ends)
-        return either(results)
+        return guarded(results)
 
     def _optimizer_built(self, optimizer: Optimizer) -> Optimizer:
         self.optimizers.append(OptimizerBuilt(self._tick(), optimizer, self.path))
@@ -2084,7 +2120,9 @@ class Flow:
                     attrs.append((anonymous_attrs(attr_path[len(base.attrs):]), relative))
                 # the modules it holds or holds the state of (`self.ema = self.model.state_dict()`:
                 # `self.model`, as the callee names it), with their sharded paths
-                held = [(value, attr_path[len(base.attrs):])] if isinstance(value, Obj) else []
+                # (not the object at that very path, as a calling context describes it: its own
+                # sharded paths are noted above, and a module around it sharded is no shard of it)
+                held = [(value, attr_path[len(base.attrs):])] if isinstance(value, Obj) and (value.root, value.attrs) != (owner, attr_path) else []
                 for state in contained(value, StateDict) if relative is not None else ():
                     for owner in related_objects(state):
                         path = self._path_inside(owner, base)
@@ -2350,16 +2388,25 @@ def _reached(attributes: Dict[Root, List[Tuple[AttrPath, Value]]], held: List[Va
     return found
 
 
-def _join_maps(maps: List[Dict]) -> Dict:
+def _join_maps(maps: List[Dict], runs: List[Path]) -> Dict:
     """Bindings where arms meet: most are the same object in every arm (copied from one start),
-    so only the keys whose values differ are joined."""
+    so only the keys whose values differ are joined, each value on the runs of the arms that
+    bound it (`runs`: each arm's own branch outcomes)."""
     joined = dict(maps[0])
+    differing = []
     for mapping in maps[1:]:
         for key, value in mapping.items():
             current = joined.get(key, _ABSENT)
             if current is value:
                 continue
-            joined[key] = value if current is _ABSENT else either([current, value])
+            if current is _ABSENT:
+                joined[key] = value
+            else:
+                joined[key] = either([current, value])
+                differing.append(key)
+    if differing and any(runs):
+        for key in dict.fromkeys(differing):
+            joined[key] = guarded([(mapping[key], arm) for mapping, arm in zip(maps, runs) if key in mapping])
     return joined
 
 
@@ -2516,8 +2563,8 @@ def _unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[s
     if isinstance(value, Obj) and not value.attrs and deferred_to(value.root) is not None:
         return (value.child(WILDCARD),) * count
     if isinstance(value, Either):  # an option that cannot be unpacked (another length, None) raised there
-        options = [_unpacked(option, count, deferred_to) for option in value.options if not _unpacks_otherwise(option, count)]
-        return tuple(either([items[index] for items in options]) for index in range(count)) if options else (UNKNOWN,) * count
+        options = [(_unpacked(option, count, deferred_to), guard) for option, guard in guarded_options(value) if not _unpacks_otherwise(option, count)]
+        return tuple(guarded([(items[index], guard) for items, guard in options]) for index in range(count)) if options else (UNKNOWN,) * count
     return (UNKNOWN,) * count
 
 
@@ -2537,13 +2584,13 @@ def _next_item(element: Value) -> Value:
         items = tuple(_next_item(item) for item in element.items)
         return element if items == element.items else Container(items)
     if isinstance(element, Either):
-        return either([_next_item(option) for option in element.options])
+        return mapped_options(element, _next_item)
     return element
 
 
 def _element_of(value: Value) -> Value:
     if isinstance(value, Either):
-        return either([_element_of(option) for option in value.options])
+        return mapped_options(value, _element_of)
     if isinstance(value, Iterable):
         return value.element
     if isinstance(value, Obj):
