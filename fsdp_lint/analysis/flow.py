@@ -1280,20 +1280,7 @@ class Flow:
         if isinstance(node, nodes.BoolOp):
             return self._bool_op(node)
         if isinstance(node, nodes.IfExp):
-            tested = self._eval(node.test)
-            if isinstance(tested, Constant):  # a test this context decides: one arm runs
-                return self._eval(node.body if tested.value else node.orelse)
-            start = self._snapshot()
-            outcomes = self._outcome(node.test, True), self._outcome(node.test, False)
-            self.conditions.append((node.test, True))
-            self.path = start.path | outcomes[0]
-            body = self._eval(node.body)
-            self.conditions[-1] = (node.test, False)
-            self.path = start.path | outcomes[1]
-            orelse = self._eval(node.orelse)
-            self.conditions.pop()
-            self.path = start.path
-            return guarded([(body, outcomes[0]), (orelse, outcomes[1])])  # each on the runs that take its arm
+            return self._conditional(node)
         if isinstance(node, nodes.UnaryOp) and node.op == "not":
             operand = self._eval(node.operand)
             if isinstance(operand, Constant):
@@ -1319,6 +1306,43 @@ class Flow:
         for child in node.get_children():
             self._eval(child)
         return UNKNOWN
+
+    def _conditional(self, node: nodes.IfExp) -> Value:
+        """`a if test else b`, each on the runs that take its arm. Where the test hands a name
+        bound to several objects to a call (`model.model if is_actor(model) else model`, `model`
+        one of two), it runs once for each, each on a path of its own: what it finds of each is a
+        flag of that one."""
+        name = next((n for n in passed_names(node.test) if sum(isinstance(o, Obj) for o in options_of(self.env.get(n, UNKNOWN))) > 1), None)
+        if name is None:
+            return self._arms(node)
+        bound = self.env[name]
+
+        def run(option: Value) -> Value:
+            self.env[name] = option
+            return self._arms(node)
+
+        value = self._alternatives(node, [lambda option=option: run(option) for option in options_of(bound)], [runs for _, runs in guarded_options(bound)])
+        self.env[name] = bound
+        for read in node.nodes_of_class(nodes.Name):
+            if read.name == name:
+                self.values[read] = bound
+        return value
+
+    def _arms(self, node: nodes.IfExp) -> Value:
+        tested = self._eval(node.test)
+        if isinstance(tested, Constant):  # a test this context decides: one arm runs
+            return self._eval(node.body if tested.value else node.orelse)
+        start = self._snapshot()
+        outcomes = self._outcome(node.test, True), self._outcome(node.test, False)
+        self.conditions.append((node.test, True))
+        self.path = start.path | outcomes[0]
+        body = self._eval(node.body)
+        self.conditions[-1] = (node.test, False)
+        self.path = start.path | outcomes[1]
+        orelse = self._eval(node.orelse)
+        self.conditions.pop()
+        self.path = start.path
+        return guarded([(body, outcomes[0]), (orelse, outcomes[1])])
 
     def _bool_op(self, node: nodes.BoolOp) -> Value:
         """`a or b`: `a` where it is true, else `b`, which runs only there (`and`: where `a` is
@@ -1959,19 +1983,20 @@ class Flow:
         live = [e for e in self.events if self.happens_before(Point(e.seq, e.path), here)]
         params: List[Tuple[str, Union[ObjectFacts, Value]]] = []
         origins: Dict[str, Origin] = {}
-        referred: List[Obj] = []
+        passed = {name for name, value in bound.items() if not isinstance(value, Obj) and self._passes(value, live)}
+        referred = [self.canonical(o) for name in sorted(passed) for o in related_objects(bound[name])]
+        reached = frozenset(o.root for o in referred)  # the objects the callee reaches as they are, by this walk's roots
         for name in sorted(bound):
             value = bound[name]
             if isinstance(value, Obj):
                 reads = class_values.self_reads(self.project, func) if is_instance_method(func) and name == _first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
                 forwarded = self._forwarded_in(self.canonical(value)) if facts.sharded else frozenset()
-                params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound), forwarded=forwarded)))
+                params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded)))
                 if origin is not None:
                     origins[name] = origin
-            elif self._passes(value, live):
+            elif name in passed:
                 params.append((name, anonymous(value)))
-                referred.extend(self.canonical(o) for o in related_objects(value))
         module = func.root().name
         facts = self.project.module_globals(module) if module != self.scope.root().name else NOTHING
         reads = self.project.globals_read(func) if live or facts.sharded or facts.deferred else frozenset()
@@ -1992,16 +2017,19 @@ class Flow:
                     flagged[target] = EMPTY  # on some run
         shared = frozenset(flagged)
         flagged = {target: flags for target, flags in flagged.items() if flags}
-        conditions = self._named_flags(tuple(sorted(flagged.items())), bound) if flagged else ()
+        conditions = self._named_flags(tuple(sorted(flagged.items())), bound, reached) if flagged else ()
         return Context(tuple(params), shared, conditions), origins
 
-    def _named_flags(self, conditions: Tuple[Tuple[_Key, Path], ...], bound: Dict[str, Value]) -> Tuple[Tuple[_Key, FlagConditions], ...]:
+    def _named_flags(
+        self, conditions: Tuple[Tuple[_Key, Path], ...], bound: Dict[str, Value], reached: FrozenSet[Root],
+    ) -> Tuple[Tuple[_Key, FlagConditions], ...]:
         """Flag literals of this walk's objects as attributes of the callee's parameters
-        (`self.world_mesh`): a flag of an object the callee does not receive is dropped."""
+        (`self.world_mesh`), or of the objects it reaches as they are (`reached`: one of several a
+        parameter may be): a flag of an object the callee does not receive is dropped."""
         holders = [(name, self.canonical(value)) for name, value in sorted(bound.items()) if isinstance(value, Obj)]
         named = []
         for key, flags in conditions:
-            kept = set()
+            kept: Set[Tuple[Union[str, Root], AttrPath, paths.Test, bool]] = set()
             for root, flag_attrs, test, value in paths.flags(flags):
                 # by each path the callee may read it through (`self.args.fsdp`, `self.config.fsdp`)
                 for flag in self.names_of(Obj(root, flag_attrs)) if holders else ():
@@ -2009,6 +2037,8 @@ class Flow:
                         if holder.root == flag.root and flag.attrs[: len(holder.attrs)] == holder.attrs:
                             kept.add((name, flag.attrs[len(holder.attrs):], test, value))
                             break
+                if root in reached:
+                    kept.add((root, flag_attrs, test, value))
             if kept:
                 named.append((key, frozenset(kept)))
         return tuple(named)
@@ -2721,10 +2751,14 @@ def _narrowed(state: _State, narrowed: Tuple[str, Value, Value]) -> Tuple[_State
 
 
 def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
-    """The flag literals of a calling context's conditions, about the parameters of `scope`."""
+    """The flag literals of a calling context's conditions, about the parameters of `scope` or
+    the caller's objects it reaches as they are."""
     if not conditions or not isinstance(scope, nodes.FunctionDef):
         return EMPTY
-    return frozenset(paths.flag(_param_root(scope, name), attrs, value, test) for name, attrs, test, value in conditions)
+    return frozenset(
+        paths.flag(_param_root(scope, holder) if isinstance(holder, str) else holder, attrs, value, test)
+        for holder, attrs, test, value in conditions
+    )
 
 
 def _param_root(func: nodes.FunctionDef, name: str) -> Root:
