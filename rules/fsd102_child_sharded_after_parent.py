@@ -4,8 +4,8 @@ from typing import Optional, Tuple
 
 from astroid import nodes
 
-from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Obj, objects_in
+from fsdp_lint.analysis.flow import Flow, Point
+from fsdp_lint.analysis.values import Obj
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 
@@ -119,16 +119,16 @@ class ChildShardedAfterParent(Rule):
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         if not flow.is_fully_shard_call(node) or not node.args:
             return
-        for child in objects_in(flow.value(node.args[0])):
-            parent = _earlier_ancestor(flow, child)
+        for child, runs in flow.objects_on_runs(node.args[0]):
+            parent = _earlier_ancestor(flow, child, flow.point(runs))
             if parent is not None:
                 fields = {"child": child.display, "parent": parent[0].display, "line": parent[1]}
                 self.report(node, self.message.format(**fields), help=self.help.format(**fields))
                 return
 
 
-def _earlier_ancestor(flow: Flow, child: Obj) -> Optional[Tuple[Obj, int]]:
-    for event in flow.events_before():
+def _earlier_ancestor(flow: Flow, child: Obj, here: Point) -> Optional[Tuple[Obj, int]]:
+    for event in flow.events_before(here):
         if event.guarded and not flow.is_fully_shard_call(event.node):
             continue  # a helper that shards only under its own condition (`if shard:`)
         if flow.contains(event.target, child, strict=not event.above, at=event.seq, must=True):

@@ -14,7 +14,7 @@ import math
 import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 from astroid import nodes
 
@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from fsdp_lint.analysis.project import Project
 
 AttrPath = Tuple[str, ...]
-FlagConditions = FrozenSet[Tuple[str, AttrPath, Test, bool]]  # (parameter name, attribute path, test, outcome)
+# (holder, attribute path, test, outcome): the holder is a parameter's name, or a caller's object
+# that the callee reaches as it is (one of several a parameter may be), by its root
+FlagConditions = FrozenSet[Tuple[Union[str, "Root"], AttrPath, Test, bool]]
 ABOVE: AttrPath = ("..",)  # in `ObjectFacts.sharded`: a module that contains the object is sharded
 
 

@@ -66,7 +66,10 @@ from fsdp_lint.analysis.values import (
     constant,
     contained,
     either,
+    guarded,
+    guarded_options,
     is_wildcard,
+    mapped_options,
     member,
     objects_in,
     options_of,
@@ -322,10 +325,15 @@ class Flow:
                 return option
         return None
 
-    def point(self) -> Point:
+    def point(self, runs: Path = EMPTY) -> Point:
         """Where the walk is now (rules call this from `on_call`): after every fact recorded so
-        far, before the next."""
-        return Point(self._seq + 1, self.path)
+        far, before the next; with `runs`, on the runs that also take those branch outcomes."""
+        return Point(self._seq + 1, self.path | runs if runs else self.path)
+
+    def objects_on_runs(self, node: nodes.NodeNG) -> List[Tuple[Obj, Path]]:
+        """The module objects an expression may denote here, each with the branch outcomes every
+        run on which it denotes that one takes (`model.model if is_actor(model) else model`)."""
+        return [(obj, runs) for option, runs in guarded_options(self.value(node)) for obj in objects_in(option)]
 
     @staticmethod
     def happens_before(first: Point, second: Point) -> bool:
@@ -673,7 +681,7 @@ class Flow:
             return obj
         if isinstance(value, Either) and any(isinstance(option, Fresh) for option in value.options):
             # `Model() if c else load()`: each new object the value may be is one
-            return either([self._materialise(option, name) for option in value.options])
+            return mapped_options(value, lambda option: self._materialise(option, name))
         return value
 
     def _bump(self, name: Optional[str]) -> None:
@@ -763,6 +771,13 @@ class Flow:
             if target.root == self.self_root or not self.is_local(target.root):
                 self.project.add_attr_value(target.root, target.attrs + (attr,), value)
 
+    def _made_fsdp_modules(self, targets: List[Obj]) -> None:
+        """After `fully_shard` of `targets` (here or in a callee), a test on the way here that
+        found one of them no `FSDPModule` no longer says what it is."""
+        if self.path and paths.flag_literals(self.path):
+            for target in targets:
+                self.path = _made_on(self.path, target) - _made_fsdp_module(target)
+
     def _store(self, value: Value) -> None:
         for obj in objects_in(value):
             self.stored.add(obj.root)
@@ -817,12 +832,13 @@ class Flow:
         if len(live) == 1:
             self._restore(live[0])
             return
-        self.env = _join_maps([s.env for s in live])
-        self.attr_env = _join_maps([s.attr_env for s in live])
-        self._attr_version += 1
         path = live[0].path
         for state in live[1:]:
             path = paths.join(path, state.path)
+        runs = [state.path - path for state in live]  # each arm's own outcomes: a value it bound holds on them
+        self.env = _join_maps([s.env for s in live], runs)
+        self.attr_env = _join_maps([s.attr_env for s in live], runs)
+        self._attr_version += 1
         self.path = paths.excluding(path, [state.path for state in live], self._left)
 
     def _arm(self, body: List[nodes.NodeNG], start: _State, outcome: Path = EMPTY) -> Optional[_State]:
@@ -850,20 +866,28 @@ class Flow:
         else:
             return self._eval(test), None
         truths: List[Optional[bool]] = []
+        fixed: List[Tuple[Path, Path]] = []  # what each arm of the test fixes of each option (`isinstance(m, FSDPModule)`)
 
         def run(option: Value) -> Value:
             self.env[name] = option
             value = self._eval(test)
             truths.append(test_truth(test, self.value))
+            fixed.append((self._fixed(test, True), self._fixed(test, False)))
             return value
 
+        bound = self.env[name]
+        choices = guarded_options(bound)
         value = self._alternatives(test, [lambda option=option: run(option) for option in options])
-        then = [option for option, found in zip(options, truths) if found is not False]
-        orelse = [option for option, found in zip(options, truths) if found is not True]
+        self.values[test], self.env[name] = value, bound  # what the test and the name are, all runs together
+        for read in test.nodes_of_class(nodes.Name):
+            if read.name == name:
+                self.values[read] = bound
+        then = [(option, guard | arms[0]) for (option, guard), found, arms in zip(choices, truths, fixed) if found is not False]
+        orelse = [(option, guard | arms[1]) for (option, guard), found, arms in zip(choices, truths, fixed) if found is not True]
         if not then or not orelse:
             value = self.values[test] = constant(bool(then))
             return value, None
-        return value, (name, either(then), either(orelse))
+        return value, (name, guarded(then), guarded(orelse))
 
     def _outcome(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The literals of taking the `taken` arm of `test`: its own, and a flag literal for each
@@ -880,6 +904,10 @@ class Flow:
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
         return frozenset([own, *fixed])
+
+    def _fixed(self, test: nodes.NodeNG, taken: bool) -> Path:
+        """The flags of objects that taking the `taken` arm of `test` fixes, as it reads here."""
+        return frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in test_flags(test, taken, self._flag_subject))
 
     def _described(self, expr: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         """`expr` where its value is a described boolean (`tied`, bound to what a helper returned)."""
@@ -949,21 +977,17 @@ class Flow:
         negated = False
         while isinstance(test, nodes.UnaryOp) and test.op == "not":
             test, negated = test.operand, not negated
-        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
+        tested = self._fsdp_module_tested(test)
+        if tested is None or isinstance(self.value(test), Constant):
             return None
-        if not _is_builtin(self.project.binding(test.func)):
-            return None
-        classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
-        if not all(self.qualified_name(c) in known_apis.FSDP2_MODULES for c in classes) or isinstance(self.value(test), Constant):
-            return None
-        options = options_of(self.value(test.args[0]))
+        options = options_of(self.value(tested))
         if len(options) != 1 or not isinstance(options[0], Obj) or not self._known_module(options[0]):
             return None
         names = self.names_of(options[0])
         found: Optional[paths.Literal] = None
         sure = False
         for event in self._shards_of_module(names):
-            extra = event.path - self.path
+            extra = _conditions(event) - self.path
             # a test's own outcome and the flags that describe it whole are one outcome
             outcome = {literal for literal in extra if not (literal in self._captured and self._captured[literal] <= extra)}
             if len(outcome) != 1 or found not in (None, *outcome) or next(iter(outcome))[0][0] not in ("bool", "eq", "flag"):
@@ -986,15 +1010,35 @@ class Flow:
                 return owner
         return found
 
+    def _fsdp_module_tested(self, test: nodes.NodeNG) -> Optional[nodes.NodeNG]:
+        """The expression a test `isinstance(x, FSDPModule)` asks about (FSDP2's module classes
+        only); None for other tests."""
+        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
+            return None
+        if not _is_builtin(self.project.binding(test.func)):
+            return None
+        classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
+        return test.args[0] if all(self.qualified_name(c) in known_apis.FSDP2_MODULES for c in classes) else None
+
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
         """The attribute of an object that a test reads (`model.tie`, `self.mesh`), by
         its path from the object, not by the value it holds: the same attribute is the same flag
         in every function the object reaches. An attribute that holds another object's attribute
         is that one (`self.fsdp = args.fsdp`, a config built from `args`), and so is a variable
-        bound to one (`enabled = self.config.fsdp`): a copy of a flag is the flag."""
+        bound to one (`enabled = self.config.fsdp`): a copy of a flag is the flag, and so is what
+        a call reads and returns (`is_actor(model)`, `getattr(model, "is_actor", False)`: a
+        missing attribute is false). A test `isinstance(x, FSDPModule)` of one module reads its
+        `paths.FSDP_MODULE` flag."""
+        tested = self._fsdp_module_tested(expr)
+        if tested is not None:
+            options = options_of(self.value(tested))
+            module = self.canonical(options[0]) if len(options) == 1 and isinstance(options[0], Obj) else None
+            if module is None or any(map(is_wildcard, module.attrs)):
+                return None
+            return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
         if chain is None:
-            return None
+            return self._read_attribute(expr) if isinstance(expr, nodes.Call) else None
         base, *attrs = chain
         owner = self.env.get(base)
         if not attrs:
@@ -1003,6 +1047,14 @@ class Flow:
             if not isinstance(owner, Obj) or not owner.attrs:
                 return None
         return self.canonical(Obj(owner.root, owner.attrs + tuple(attrs))) if isinstance(owner, Obj) else None
+
+    def _read_attribute(self, call: nodes.Call) -> Optional[Obj]:
+        """The attribute of an object a call returns as it is, or a false default where the object
+        has none; None for other calls."""
+        found = [o for o in options_of(self.value(call)) if not (isinstance(o, Constant) and (o.value is None or o.value is False))]
+        if len(found) != 1 or not isinstance(found[0], Obj) or not found[0].attrs or any(map(is_wildcard, found[0].attrs)):
+            return None
+        return self.canonical(found[0])
 
     def flag_value(self, path: Path, flag: Obj, test: paths.Test = paths.TRUTH) -> Optional[bool]:
         """Whether the attribute `flag` passes `test` (default: is true) on every run through
@@ -1228,20 +1280,7 @@ class Flow:
         if isinstance(node, nodes.BoolOp):
             return self._bool_op(node)
         if isinstance(node, nodes.IfExp):
-            tested = self._eval(node.test)
-            if isinstance(tested, Constant):  # a test this context decides: one arm runs
-                return self._eval(node.body if tested.value else node.orelse)
-            start = self._snapshot()
-            outcomes = self._outcome(node.test, True), self._outcome(node.test, False)
-            self.conditions.append((node.test, True))
-            self.path = start.path | outcomes[0]
-            body = self._eval(node.body)
-            self.conditions[-1] = (node.test, False)
-            self.path = start.path | outcomes[1]
-            orelse = self._eval(node.orelse)
-            self.conditions.pop()
-            self.path = start.path
-            return either([body, orelse])
+            return self._conditional(node)
         if isinstance(node, nodes.UnaryOp) and node.op == "not":
             operand = self._eval(node.operand)
             if isinstance(operand, Constant):
@@ -1267,6 +1306,43 @@ class Flow:
         for child in node.get_children():
             self._eval(child)
         return UNKNOWN
+
+    def _conditional(self, node: nodes.IfExp) -> Value:
+        """`a if test else b`, each on the runs that take its arm. Where the test hands a name
+        bound to several objects to a call (`model.model if is_actor(model) else model`, `model`
+        one of two), it runs once for each, each on a path of its own: what it finds of each is a
+        flag of that one."""
+        name = next((n for n in passed_names(node.test) if sum(isinstance(o, Obj) for o in options_of(self.env.get(n, UNKNOWN))) > 1), None)
+        if name is None:
+            return self._arms(node)
+        bound = self.env[name]
+
+        def run(option: Value) -> Value:
+            self.env[name] = option
+            return self._arms(node)
+
+        value = self._alternatives(node, [lambda option=option: run(option) for option in options_of(bound)], [runs for _, runs in guarded_options(bound)])
+        self.env[name] = bound
+        for read in node.nodes_of_class(nodes.Name):
+            if read.name == name:
+                self.values[read] = bound
+        return value
+
+    def _arms(self, node: nodes.IfExp) -> Value:
+        tested = self._eval(node.test)
+        if isinstance(tested, Constant):  # a test this context decides: one arm runs
+            return self._eval(node.body if tested.value else node.orelse)
+        start = self._snapshot()
+        outcomes = self._outcome(node.test, True), self._outcome(node.test, False)
+        self.conditions.append((node.test, True))
+        self.path = start.path | outcomes[0]
+        body = self._eval(node.body)
+        self.conditions[-1] = (node.test, False)
+        self.path = start.path | outcomes[1]
+        orelse = self._eval(node.orelse)
+        self.conditions.pop()
+        self.path = start.path
+        return guarded([(body, outcomes[0]), (orelse, outcomes[1])])
 
     def _bool_op(self, node: nodes.BoolOp) -> Value:
         """`a or b`: `a` where it is true, else `b`, which runs only there (`and`: where `a` is
@@ -1368,7 +1444,7 @@ class Flow:
             imported = self._imported_global(node)  # `utils.MODEL`
             if imported is not None:
                 return imported
-        return either([self._attribute_of(option, node.attrname, node) for option in options_of(base)])
+        return mapped_options(base, lambda option: self._attribute_of(option, node.attrname, node))
 
     def _attribute_of(self, base: Value, attr: str, node: Optional[nodes.Attribute] = None, depth: int = 0) -> Value:
         if attr == "param_groups" and isinstance(base, (Obj, Optimizer)):
@@ -1445,8 +1521,13 @@ class Flow:
         first = args[0] if args else keywords.get("module", UNKNOWN)
         if self.shards(qname) or isinstance(func_value, ShardFunction):
             seq = self._tick()
-            for target in objects_in(self._materialise(first, "<module>")):
-                self.events.append(ShardEvent(self.canonical(target), node, seq, path=self.path))
+            targets = []
+            for option, guard in guarded_options(self._materialise(first, "<module>")):
+                for target in objects_in(option):
+                    target = self.canonical(target)
+                    targets.append(target)
+                    self.events.append(ShardEvent(target, node, seq, path=_made_on(self.path | guard, target)))
+            self._made_fsdp_modules(targets)
             return first
         if qname in PARTIAL and args:
             if self.shards(self.qualified_name(node.args[0])):
@@ -1493,7 +1574,7 @@ class Flow:
                 return self._alternatives(node, [
                     (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer)) else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
                     for r in receivers
-                ])
+                ], [guard for _, guard in guarded_options(self.value(func.expr))])
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
         if optimizer is not None:
             params = args[0] if args else keywords.get("params", UNKNOWN)
@@ -1721,7 +1802,7 @@ class Flow:
         target = (event.target.root, event.target.attrs)
         if event.inherited:
             return not event.above and target in self._certain
-        if event.guarded or not event.path <= self.path | assumed:
+        if event.guarded or not _conditions(event) <= self.path | assumed:
             return False
         if any(o.seq == event.seq and o.inner == event.inner and (o.target.root, o.target.attrs) != target for o in self.events):
             return False
@@ -1736,18 +1817,20 @@ class Flow:
             or any(e.target.root == called.root and e.target.attrs[: len(called.attrs)] == called.attrs for e in self.events)
         )  # by name, not `contains`: a wildcard (`model.*` sharded) matches any method
 
-    def _alternatives(self, node: nodes.NodeNG, calls) -> Value:
+    def _alternatives(self, node: nodes.NodeNG, calls, guards: Optional[List[Path]] = None) -> Value:
         """A call on one of several values (an `Either`): each option runs from the same state,
-        on a path of its own (options exclude each other), and the states are joined after."""
+        on a path of its own (options exclude each other) with the branch outcomes that give it
+        (`guards`), and the states are joined after; each result holds on its option's runs."""
         start = self._snapshot()
         ends, results = [], []
         for index, call in enumerate(calls):
             self._restore(start)
-            self.path = start.path | {(("eq", f"either@{node.lineno}:{node.col_offset}", repr(index)), True)}
-            results.append(call())
+            runs = frozenset([(("eq", f"either@{node.lineno}:{node.col_offset}", repr(index)), True)]) | (guards[index] if guards else EMPTY)
+            self.path = start.path | runs
+            results.append((call(), runs))
             ends.append(self._snapshot())
         self._join(ends)
-        return either(results)
+        return guarded(results)
 
     def _optimizer_built(self, optimizer: Optimizer) -> Optimizer:
         self.optimizers.append(OptimizerBuilt(self._tick(), optimizer, self.path))
@@ -1900,19 +1983,20 @@ class Flow:
         live = [e for e in self.events if self.happens_before(Point(e.seq, e.path), here)]
         params: List[Tuple[str, Union[ObjectFacts, Value]]] = []
         origins: Dict[str, Origin] = {}
-        referred: List[Obj] = []
+        passed = {name for name, value in bound.items() if not isinstance(value, Obj) and self._passes(value, live)}
+        referred = [self.canonical(o) for name in sorted(passed) for o in related_objects(bound[name])]
+        reached = frozenset(o.root for o in referred)  # the objects the callee reaches as they are, by this walk's roots
         for name in sorted(bound):
             value = bound[name]
             if isinstance(value, Obj):
                 reads = class_values.self_reads(self.project, func) if is_instance_method(func) and name == _first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
                 forwarded = self._forwarded_in(self.canonical(value)) if facts.sharded else frozenset()
-                params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound), forwarded=forwarded)))
+                params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded)))
                 if origin is not None:
                     origins[name] = origin
-            elif self._passes(value, live):
+            elif name in passed:
                 params.append((name, anonymous(value)))
-                referred.extend(self.canonical(o) for o in related_objects(value))
         module = func.root().name
         facts = self.project.module_globals(module) if module != self.scope.root().name else NOTHING
         reads = self.project.globals_read(func) if live or facts.sharded or facts.deferred else frozenset()
@@ -1933,16 +2017,19 @@ class Flow:
                     flagged[target] = EMPTY  # on some run
         shared = frozenset(flagged)
         flagged = {target: flags for target, flags in flagged.items() if flags}
-        conditions = self._named_flags(tuple(sorted(flagged.items())), bound) if flagged else ()
+        conditions = self._named_flags(tuple(sorted(flagged.items())), bound, reached) if flagged else ()
         return Context(tuple(params), shared, conditions), origins
 
-    def _named_flags(self, conditions: Tuple[Tuple[_Key, Path], ...], bound: Dict[str, Value]) -> Tuple[Tuple[_Key, FlagConditions], ...]:
+    def _named_flags(
+        self, conditions: Tuple[Tuple[_Key, Path], ...], bound: Dict[str, Value], reached: FrozenSet[Root],
+    ) -> Tuple[Tuple[_Key, FlagConditions], ...]:
         """Flag literals of this walk's objects as attributes of the callee's parameters
-        (`self.world_mesh`): a flag of an object the callee does not receive is dropped."""
+        (`self.world_mesh`), or of the objects it reaches as they are (`reached`: one of several a
+        parameter may be): a flag of an object the callee does not receive is dropped."""
         holders = [(name, self.canonical(value)) for name, value in sorted(bound.items()) if isinstance(value, Obj)]
         named = []
         for key, flags in conditions:
-            kept = set()
+            kept: Set[Tuple[Union[str, Root], AttrPath, paths.Test, bool]] = set()
             for root, flag_attrs, test, value in paths.flags(flags):
                 # by each path the callee may read it through (`self.args.fsdp`, `self.config.fsdp`)
                 for flag in self.names_of(Obj(root, flag_attrs)) if holders else ():
@@ -1950,6 +2037,8 @@ class Flow:
                         if holder.root == flag.root and flag.attrs[: len(holder.attrs)] == holder.attrs:
                             kept.add((name, flag.attrs[len(holder.attrs):], test, value))
                             break
+                if root in reached:
+                    kept.add((root, flag_attrs, test, value))
             if kept:
                 named.append((key, frozenset(kept)))
         return tuple(named)
@@ -2061,7 +2150,9 @@ class Flow:
                     attrs.append((anonymous_attrs(attr_path[len(base.attrs):]), relative))
                 # the modules it holds or holds the state of (`self.ema = self.model.state_dict()`:
                 # `self.model`, as the callee names it), with their sharded paths
-                held = [(value, attr_path[len(base.attrs):])] if isinstance(value, Obj) else []
+                # (not the object at that very path, as a calling context describes it: its own
+                # sharded paths are noted above, and a module around it sharded is no shard of it)
+                held = [(value, attr_path[len(base.attrs):])] if isinstance(value, Obj) and (value.root, value.attrs) != (owner, attr_path) else []
                 for state in contained(value, StateDict) if relative is not None else ():
                     for owner in related_objects(state):
                         path = self._path_inside(owner, base)
@@ -2162,12 +2253,17 @@ class Flow:
                     self.project.add_alias(root, value)
         seq = self._tick()
         mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
+        sharded = []
         for event in summary.events:
-            path = self.path | _mapped_flags(event.path, mapper, self.canonical)
+            mapped = _mapped_flags(event.path, mapper, self.canonical)
             for target in mapper.objs(event.target):
+                target = self.canonical(target)
+                sharded.append(target)
                 self.events.append(ShardEvent(
-                    self.canonical(target), node, seq, guarded=event.guarded or bool(event.path), path=path, inner=(event.seq,) + event.inner,
+                    target, node, seq, guarded=event.guarded or bool(_conditions(event)), path=_made_on(self.path, target) | mapped,
+                    inner=(event.seq,) + event.inner,
                 ))
+        self._made_fsdp_modules(sharded)
         initialised: Optional[Point] = None  # after the call's shard events: its forwards that followed one
         for called, after_shard in summary.forwards:
             if after_shard and initialised is None:
@@ -2246,6 +2342,27 @@ class Flow:
                 self.classes.setdefault(obj.root, obj.cls)
 
 
+def _made_fsdp_module(target: Obj) -> Path:
+    """What `fully_shard(target)` makes true: the module is an `FSDPModule` (a module a
+    wildcard stands for is one of several: nothing is said of any one of them)."""
+    return EMPTY if any(map(is_wildcard, target.attrs)) else frozenset([paths.fsdp_module(target.root, target.attrs)])
+
+
+def _made_on(path: Path, target: Obj) -> Path:
+    """The path of `fully_shard(target)` made on `path`: `target` is an `FSDPModule` after it,
+    whatever a test before it found."""
+    made = _made_fsdp_module(target)
+    if not made:
+        return path
+    (atom, _), = made
+    return (path - {(atom, False)}) | made if path else made
+
+
+def _conditions(event: ShardEvent) -> Path:
+    """The branch outcomes on the way to a shard event, without what the event itself makes true."""
+    return event.path - _made_fsdp_module(event.target) if event.path else event.path
+
+
 def _shards_exactly(event: ShardEvent, names: List[Obj]) -> bool:
     """Whether `event` shards that very module, not one of several a wildcard stands for."""
     target = event.target
@@ -2301,16 +2418,25 @@ def _reached(attributes: Dict[Root, List[Tuple[AttrPath, Value]]], held: List[Va
     return found
 
 
-def _join_maps(maps: List[Dict]) -> Dict:
+def _join_maps(maps: List[Dict], runs: List[Path]) -> Dict:
     """Bindings where arms meet: most are the same object in every arm (copied from one start),
-    so only the keys whose values differ are joined."""
+    so only the keys whose values differ are joined, each value on the runs of the arms that
+    bound it (`runs`: each arm's own branch outcomes)."""
     joined = dict(maps[0])
+    differing = []
     for mapping in maps[1:]:
         for key, value in mapping.items():
             current = joined.get(key, _ABSENT)
             if current is value:
                 continue
-            joined[key] = value if current is _ABSENT else either([current, value])
+            if current is _ABSENT:
+                joined[key] = value
+            else:
+                joined[key] = either([current, value])
+                differing.append(key)
+    if differing and any(runs):
+        for key in dict.fromkeys(differing):
+            joined[key] = guarded([(mapping[key], arm) for mapping, arm in zip(maps, runs) if key in mapping])
     return joined
 
 
@@ -2467,8 +2593,8 @@ def _unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[s
     if isinstance(value, Obj) and not value.attrs and deferred_to(value.root) is not None:
         return (value.child(WILDCARD),) * count
     if isinstance(value, Either):  # an option that cannot be unpacked (another length, None) raised there
-        options = [_unpacked(option, count, deferred_to) for option in value.options if not _unpacks_otherwise(option, count)]
-        return tuple(either([items[index] for items in options]) for index in range(count)) if options else (UNKNOWN,) * count
+        options = [(_unpacked(option, count, deferred_to), guard) for option, guard in guarded_options(value) if not _unpacks_otherwise(option, count)]
+        return tuple(guarded([(items[index], guard) for items, guard in options]) for index in range(count)) if options else (UNKNOWN,) * count
     return (UNKNOWN,) * count
 
 
@@ -2488,13 +2614,13 @@ def _next_item(element: Value) -> Value:
         items = tuple(_next_item(item) for item in element.items)
         return element if items == element.items else Container(items)
     if isinstance(element, Either):
-        return either([_next_item(option) for option in element.options])
+        return mapped_options(element, _next_item)
     return element
 
 
 def _element_of(value: Value) -> Value:
     if isinstance(value, Either):
-        return either([_element_of(option) for option in value.options])
+        return mapped_options(value, _element_of)
     if isinstance(value, Iterable):
         return value.element
     if isinstance(value, Obj):
@@ -2625,10 +2751,14 @@ def _narrowed(state: _State, narrowed: Tuple[str, Value, Value]) -> Tuple[_State
 
 
 def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
-    """The flag literals of a calling context's conditions, about the parameters of `scope`."""
+    """The flag literals of a calling context's conditions, about the parameters of `scope` or
+    the caller's objects it reaches as they are."""
     if not conditions or not isinstance(scope, nodes.FunctionDef):
         return EMPTY
-    return frozenset(paths.flag(_param_root(scope, name), attrs, value, test) for name, attrs, test, value in conditions)
+    return frozenset(
+        paths.flag(_param_root(scope, holder) if isinstance(holder, str) else holder, attrs, value, test)
+        for holder, attrs, test, value in conditions
+    )
 
 
 def _param_root(func: nodes.FunctionDef, name: str) -> Root:

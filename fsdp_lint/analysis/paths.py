@@ -17,6 +17,12 @@ that a test in one function and a test in another of the same attribute of the s
 the same arm. Tests of one attribute decide each other where Python does: `== 1` true makes it
 truthy and `== 2` false, falsy makes `== 1` false (`implied`).
 
+A module being an `FSDPModule` is a flag too, of an attribute no Python object has
+(`FSDP_MODULE`): `fully_shard(model)` makes it true on the runs that make the call (its event
+holds the literal), and a test `isinstance(model, FSDPModule)` fixes it on each arm, so that the
+arm where `model` is no `FSDPModule` is on no run that sharded it, here, in a caller or in a
+callee (a helper that returns early on a model a first call already sharded).
+
 An identity literal (`same`) says that two attributes are one object (`embed.weight is
 head.weight`, a tie): like a flag, it names the objects by their roots, and travels as flags do.
 
@@ -48,6 +54,9 @@ Test = Tuple[object, ...]
 TRUTH: Test = ()
 
 _EQUALITY = {"==": True, "is": True, "!=": False, "is not": False}
+# The attribute whose flag says that a module is an `FSDPModule` (no attribute name of Python
+# starts with `<`).
+FSDP_MODULE = "<FSDPModule>"
 
 
 def literal(test: nodes.NodeNG, taken: bool, version: Callable[[str], int], texts: Dict[int, Tuple[str, Tuple[str, ...]]]) -> Literal:
@@ -66,6 +75,11 @@ def literal(test: nodes.NodeNG, taken: bool, version: Callable[[str], int], text
 def flag(root: Root, attrs: Tuple[str, ...], value: bool, test: Test = TRUTH) -> Literal:
     """The literal of `root.attrs` passing `test` (having truth value `value` for TRUTH)."""
     return ("flag", root, attrs, test), value
+
+
+def fsdp_module(root: Root, attrs: Tuple[str, ...], value: bool = True) -> Literal:
+    """The literal of the module at `root.attrs` being an `FSDPModule` (`value`) or not."""
+    return flag(root, attrs + (FSDP_MODULE,), value)
 
 
 def same(a: Tuple[Root, Tuple[str, ...]], b: Tuple[Root, Tuple[str, ...]], value: bool) -> Literal:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import FrozenSet, Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import Callable, FrozenSet, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from astroid import nodes
 
@@ -215,9 +215,13 @@ class Truth:
 
 @dataclass(frozen=True)
 class Either:
-    """One of several values, where branches that bound different ones meet."""
+    """One of several values, where branches that bound different ones meet. Where the walk
+    knows which branches give an option (`model.model if is_actor(model) else model`), `guards`
+    holds, for each option, branch outcomes (`fsdp_lint.analysis.paths` literals) that every run
+    giving it takes: what is done to that option is done on those runs only. Empty: nothing known."""
 
     options: Tuple["Value", ...]
+    guards: Tuple[FrozenSet[tuple], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -241,10 +245,13 @@ Value = Union[
 
 
 def either(values: "Sequence[Value]") -> Value:
-    """The join of values: itself when all agree, else an `Either` of the distinct ones (flat)."""
+    """The join of values: itself when all agree, else an `Either` of the distinct ones (flat),
+    each option of a guarded one with its guard."""
     first = values[0] if values else UNKNOWN
     if all(value is first for value in values):
         return first
+    if any(isinstance(value, Either) and value.guards for value in values):
+        return guarded([(value, _NO_GUARD) for value in values])
     distinct = []
     for value in values:
         for option in value.options if isinstance(value, Either) else (value,):
@@ -256,6 +263,42 @@ def either(values: "Sequence[Value]") -> Value:
     if not known:
         return UNKNOWN
     return Either(tuple(distinct))
+
+
+_NO_GUARD: FrozenSet[tuple] = frozenset()
+
+
+def guarded(pairs: "Sequence[Tuple[Value, FrozenSet[tuple]]]") -> Value:
+    """The join of values, each given on the runs that take the branch outcomes of its guard (an
+    option of a guarded `Either` on the runs that take its own too). An option given on several
+    ways keeps what they share."""
+    found: dict = {}
+    for value, guard in pairs:
+        for option, inner in guarded_options(value):
+            both = guard | inner if inner else guard
+            found[option] = found[option] & both if option in found else both
+    if len(found) == 1:
+        return next(iter(found))
+    if all(isinstance(option, Unknown) for option in found):
+        return UNKNOWN
+    guards = tuple(found.values())
+    return Either(tuple(found), guards if any(guards) else ())
+
+
+def guarded_options(value: "Value") -> "Tuple[Tuple[Value, FrozenSet[tuple]], ...]":
+    """The values a value may be, each with the branch outcomes every run that gives it takes."""
+    if isinstance(value, Either):
+        return tuple(zip(value.options, value.guards)) if value.guards else tuple((option, _NO_GUARD) for option in value.options)
+    return ((value, _NO_GUARD),)
+
+
+def mapped_options(value: "Value", function: "Callable[[Value], Value]") -> "Value":
+    """`function` of each value `value` may be, joined, each result on the runs of its option."""
+    if isinstance(value, Either) and value.guards:
+        return guarded([(function(option), guard) for option, guard in zip(value.options, value.guards)])
+    if isinstance(value, Either):
+        return either([function(option) for option in value.options])
+    return function(value)
 
 
 def options_of(value: Value) -> Tuple[Value, ...]:

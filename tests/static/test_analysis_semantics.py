@@ -961,7 +961,9 @@ def test_isinstance_fsdpmodule_takes_the_arm_the_sharding_state_decides():
     """`fully_shard(m)` makes `m` (and only `m`) an `FSDPModule`: `isinstance(m, FSDPModule)`
     takes its true arm where `m` itself was sharded on every run to the test, its false arm where
     no run to it sharded `m` and the walk knows what `m` is, both arms otherwise; where one branch
-    outcome decides whether `m` was sharded, the arms take that outcome and its opposite."""
+    outcome decides whether `m` was sharded, the arms take that outcome and its opposite. The false
+    arm is on no run that sharded `m` (torch makes it an `FSDPModule` last): a shard of `m` on
+    some runs only (in a loop, a `try`, `fully_shard(m if c else n)`) comes before neither."""
     prepare = SHARD + """
     from torch.distributed.fsdp import FSDPModule
 
@@ -1024,7 +1026,10 @@ def test_isinstance_fsdpmodule_takes_the_arm_the_sharding_state_decides():
         "fully_shard(model if items else nn.Linear(8, 8))",
     ]
     for shard in sharded_on_some_runs:
-        assert _lint({"f.py": local.replace("SHARD_ROOT", shard)}) == [("f.py", 12 + shard.count("\n"), "FSD102")], shard
+        assert _lint({"f.py": local.replace("SHARD_ROOT", shard)}) == [], shard
+        # on the runs that sharded it, a block sharded with no test in between comes after it
+        unguarded = local.replace("SHARD_ROOT", shard).replace("if isinstance(model, FSDPModule):\n            return model", "print(model)\n        print(items)")
+        assert _lint({"f.py": unguarded}) == [("f.py", 12 + shard.count("\n"), "FSD102")], shard
     # an object of unknown origin may be an FSDPModule already: both arms
     unknown = local.replace("model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8))", "model = load_policy()").replace("SHARD_ROOT", "pass")
     assert _lint({"f.py": unknown}) == []
