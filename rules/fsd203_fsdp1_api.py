@@ -41,7 +41,8 @@ class Fsdp1Api(Rule):
     FSDP1 on one arm of `if cfg.fsdp_version == 1:` and shards it with `fully_shard` on the other
     may call FSDP1 API under the same test, here or in a function it passes `cfg` to (a test of
     the same attribute takes the same arm; `if cfg.fsdp_version:` is taken by version 2 too), or
-    under a test of the module itself (`isinstance(model, FSDP)`, a helper that returns the
+    under a test of the module itself (`isinstance(model, FSDP)`, `isinstance(model, DDP)` where
+    the other arm wraps it with DDP, `isinstance(model, FSDPModule)`, a helper that returns the
     version by the module's class): each arm sees the modules that take it.
 
     `--fix` rewrites a simple `with model.no_sync():` block into

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Tup
 
 from astroid import nodes
 
+from fsdp_lint.analysis import known_apis
 from fsdp_lint.analysis.paths import name_chain
 from fsdp_lint.analysis.values import Constant
 
@@ -91,20 +92,35 @@ def _property_getter(project: "Project", cls: nodes.ClassDef, attr: str) -> Opti
     return None
 
 
-def is_instance(project: "Project", cls: Optional[nodes.ClassDef], tested: List[str]) -> Optional[bool]:
-    """Whether an object of `cls` passes `isinstance(obj, tested)` (qualified names): True when
-    its class or a base is one of them, False when none is and either the whole hierarchy is in
-    the tree or every tested class is (a class outside the tree may have any base outside it, but
-    none of the tree's: `isinstance(model, LocalWrapper)` on an `nn.Module` of the tree), None
-    when not known."""
-    if cls is None:
-        return None
-    if any(klass.qname() in tested for klass in _classes(project, cls)):
+def is_instance(project: "Project", cls: nodes.ClassDef, tested: str) -> Optional[bool]:
+    """Whether an object of `cls`, a class of the tree, passes `isinstance(obj, tested)` (a
+    qualified name): True when its class or a base is that class, False when none is and each
+    base outside the tree is decided not to be (`_base_instance`), None when not known."""
+    if any(klass.qname() == tested for klass in _classes(project, cls)):
         return True
-    outside = _outside_bases(project, cls)
-    if any(qname in tested for qname in outside):
+    answers = {_base_instance(project, base, tested) for base in _outside_bases(project, cls)}
+    return True if True in answers else None if None in answers else False
+
+
+def outside_instance(project: "Project", cls: str, tested: str) -> Optional[bool]:
+    """Whether an object of `cls`, a class outside the tree (by qualified name), passes
+    `isinstance(obj, tested)`: decided for torch's classes (`_base_instance`), whose objects are
+    what their constructor says; another library's class may stand for any its factory returns
+    (a pretrained model: one of the tree's among them), and is only itself."""
+    if cls == tested:
         return True
-    return None if outside and not all(class_named(project, name) is not None for name in tested) else False
+    return _base_instance(project, cls, tested) if cls.startswith("torch.") else None
+
+
+def _base_instance(project: "Project", base: str, tested: str) -> Optional[bool]:
+    """Whether a class outside the tree (a base of one of its classes) is `tested` or derives
+    from it: not from a class of the tree (`isinstance(model, LocalWrapper)` on an `nn.Module`),
+    nor, where it is torch's, from one of torch's wrappers it is not (`known_apis.wrapper_instance`)."""
+    if base == tested:
+        return True
+    if class_named(project, tested) is not None:
+        return False
+    return known_apis.wrapper_instance(base, tested)
 
 
 def never_binds(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:

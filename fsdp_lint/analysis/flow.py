@@ -1727,37 +1727,50 @@ class Flow:
         return cls is not None and class_values.never_binds(self.project, cls, attr)
 
     def _isinstance(self, value: Value, classes: nodes.NodeNG, at: nodes.NodeNG) -> Value:
-        """`isinstance(value, classes)`, decided where every value it may be is None or an object
-        of a class the tree defines (`isinstance(self.fsdp_config, FSDPConfig)`), or FSDP's
-        classes are tested on an FSDP1 wrapper or a module `fully_shard` shards."""
+        """`isinstance(value, classes)`, decided where it is for every value it may be: None is
+        an instance of nothing, an object as its class and sharding say (`_instance_of`)."""
         tested = [self.qualified_name(c) for c in (classes.elts if isinstance(classes, nodes.Tuple) else [classes])]
         if not tested or None in tested:
             return UNKNOWN
-        fsdp = [name for name in tested if name in known_apis.FSDP1_WRAPPERS or name in known_apis.FSDP2_MODULES]
-        others = [name for name in tested if name not in fsdp]  # `isinstance(m, (FSDPModule, DDP))`
         answers = set()
         for option in options_of(value):
             if isinstance(option, Constant) and option.value is None:
                 answers.add(False)
             elif isinstance(option, Obj):
-                answer = known_apis.fsdp_instance(option.cls or self.classes.get(option.root), *self._shard_target(option, at), fsdp) if fsdp else None  # type: ignore[arg-type]
-                if answer is None and not known_apis.FSDP2_MODULES.intersection(tested):  # `fully_shard` changes the class
-                    answer = class_values.is_instance(self.project, self._class_of(option), tested)  # type: ignore[arg-type]
-                elif others and answer is not True:
-                    other = class_values.is_instance(self.project, self._class_of(option), others)  # type: ignore[arg-type]
-                    answer = True if other else None if other is None or answer is None else False
-                answers.add(answer)
+                answers.add(self._instance_of(option, tested, at))  # type: ignore[arg-type]
             else:
                 answers.add(None)
         return Constant(answers.pop()) if len(answers) == 1 and None not in answers else UNKNOWN
 
-    def _shard_target(self, obj: Obj, at: nodes.NodeNG) -> Tuple[bool, Optional[bool]]:
+    def _instance_of(self, obj: Obj, tested: List[str], at: nodes.NodeNG) -> Optional[bool]:
+        """Whether `obj` is an instance of one of the classes `tested` at `at`: an `FSDPModule`
+        where `fully_shard` made it one (`is_fsdp_module`; an FSDP1 wrapper never is); of another
+        class as the class it was built from says (one of the tree, with its bases, or one of
+        torch's: `DDP(model)` is a DDP, an `nn.Linear` or a class of the tree deriving from
+        `nn.Module` is none), which sharding leaves as it is. A module that `fully_shard` shards
+        is taken for no FSDP1 wrapper where its class is not known. None where not settled."""
+        qname = obj.cls or (self.classes.get(obj.root) if not obj.attrs else None)
+        klass = self._class_of(obj)
+        answers = set()
+        for name in tested:
+            if name in known_apis.FSDP2_MODULES:
+                answer = False if qname in known_apis.FSDP1_WRAPPERS else self.is_fsdp_module(obj, at)
+            else:
+                answer = class_values.is_instance(self.project, klass, name) if klass is not None else (
+                    class_values.outside_instance(self.project, qname, name) if qname else None
+                )
+                if answer is None and name in known_apis.FSDP1_WRAPPERS and self._shard_target(obj):
+                    answer = False
+            if answer:
+                return True
+            answers.add(answer)
+        return False if answers == {False} else None
+
+    def _shard_target(self, obj: Obj) -> bool:
         """Whether `fully_shard` shards the object itself (not a module around or inside it) on
-        some path of this walk (one known before it included), and whether it is an
-        `FSDPModule` at `at` (`is_fsdp_module`)."""
+        some path of this walk (one known before it included)."""
         canonical = self.canonical(obj)
-        exact = any(not e.above and (e.target.root, e.target.attrs) == (canonical.root, canonical.attrs) for e in self.events)
-        return exact, self.is_fsdp_module(obj, at)
+        return any(not e.above and (e.target.root, e.target.attrs) == (canonical.root, canonical.attrs) for e in self.events)
 
     def is_fsdp_module(self, obj: Obj, at: nodes.NodeNG) -> Optional[bool]:
         """Whether `obj` is an `FSDPModule` at `at` (here): `fully_shard` makes the module it is

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional
 
 from astroid import nodes
 
@@ -62,23 +62,28 @@ FSDP2_MODULES = frozenset(
 )
 
 
-def fsdp_instance(cls: Optional[str], shard_target: bool, sharded: Optional[bool], tested: Sequence[str]) -> Optional[bool]:
-    """`isinstance(obj, tested)` where each tested class is one of FSDP's, for an object of class
-    `cls` (None: not known) that `fully_shard` shards on some path (`shard_target`), and that is
-    an `FSDPModule` here (`sharded`: True, False, None where not known): an FSDP1 wrapper is a
-    `FullyShardedDataParallel` and no `FSDPModule`; a module `fully_shard` shards is never an
-    FSDP1 wrapper. None where that does not settle it, or another class is tested."""
-    if not tested or not all(name in FSDP1_WRAPPERS or name in FSDP2_MODULES for name in tested):
+# DDP's wrapper class (calling it wraps a module).
+DDP_WRAPPERS = frozenset({"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"})
+# For each wrapper class torch defines (FSDP1's, DDP's), the classes of torch whose objects are
+# instances of it: its own names and its one subclass in torch (`DistributedDataParallelCPU`);
+# no other class of torch 2.13 derives from either.
+_WRAPPER_INSTANCES = {
+    **{name: FSDP1_WRAPPERS for name in FSDP1_WRAPPERS},
+    **{name: DDP_WRAPPERS | {"torch.nn.parallel.DistributedDataParallelCPU"} for name in DDP_WRAPPERS},
+}
+
+
+def wrapper_instance(cls: str, tested: str) -> Optional[bool]:
+    """`isinstance(obj, tested)` for an object of `cls`, a class outside the tree, where `tested`
+    is one of torch's wrappers (DDP, FSDP1): True for the wrapper, False for any other class of
+    torch (`nn.Linear`, `nn.Module`, DDP tested against FSDP1's class); None for other classes or
+    tests. `fully_shard` does not change it: the module it shards keeps its class as a base."""
+    instances = _WRAPPER_INSTANCES.get(tested)
+    if instances is None:
         return None
-    answers = set()
-    for name in tested:
-        if cls in FSDP1_WRAPPERS:
-            answers.add(name in FSDP1_WRAPPERS)
-        elif name in FSDP1_WRAPPERS:
-            answers.add(False if shard_target else None)
-        else:
-            answers.add(sharded)
-    return True if True in answers else False if answers == {False} else None
+    if cls in instances:
+        return True
+    return False if cls.startswith("torch.") else None
 
 
 def optimizer_class(qname: Optional[str]) -> Optional[str]:

@@ -1419,3 +1419,108 @@ def test_a_state_dict_kept_on_self_is_saved_in_a_later_method():
         "    import torch.distributed as dist\n    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict\n",
     ).replace("self.model.state_dict()", "get_model_state_dict(self.model, options=StateDictOptions(full_state_dict=True))")
     assert "get_model_state_dict(self.model" in full and _lint({"trainer.py": full}) == []
+
+
+def _line(text: str, part: str) -> int:
+    """The line of a file's text (as `_source` writes it) on which `part` first stands."""
+    return next(number for number, line in enumerate(_source(text).splitlines(), 1) if part in line)
+
+
+def test_each_object_a_name_may_be_after_a_join_takes_the_calls_and_writes_made_through_it():
+    """`model = Encoder()` on one branch and `FusedEncoder()` on another (or `A() if c else B()`):
+    a forward through `model`, a cast, a new parameter set on it, `p.data = ...` of its
+    parameters and a tie of two of its parameters are made on whichever object `model` is, here
+    and in a helper it is passed to, as where one object was built."""
+    bind = {
+        "if": "model = Encoder()\n        if use_te:\n            model = FusedEncoder()",
+        "if-else": "if use_te:\n            model = FusedEncoder()\n        else:\n            model = Encoder()",
+        "ternary": "model = FusedEncoder() if use_te else Encoder()",
+        "one": "model = Encoder()",
+    }
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from encoders import Encoder, FusedEncoder
+    from helpers import cast
+
+    def main(batch, use_te):
+        BIND
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        model(batch).sum().backward()
+        MUTATE
+    """
+    encoders = "from torch import nn\n\nclass Encoder(nn.Module):\n    pass\n\nclass FusedEncoder(nn.Module):\n    pass\n"
+    helpers = "import torch\n\ndef cast(model):\n    model.to(torch.bfloat16)\n"
+    mutate = [
+        "model.half()",
+        "model.to(torch.bfloat16)",
+        "model.head.weight = nn.Parameter(torch.zeros(8, 8))",
+        'setattr(model, "scale", nn.Parameter(torch.ones(1)))',
+        "for p in model.parameters():\n            p.data = p.data.float()",
+    ]
+    for form, binding in bind.items():
+        source = train.replace("BIND", binding)
+        for change in mutate:
+            text = source.replace("MUTATE", change)
+            expected = [("train.py", _line(text, change.splitlines()[-1].strip()), "FSD204")]
+            assert _lint({"encoders.py": encoders, "helpers.py": helpers, "train.py": text}) == expected, (form, change)
+        # in a helper the model is passed to after the forward
+        assert _lint({"encoders.py": encoders, "helpers.py": helpers, "train.py": source.replace("MUTATE", "cast(model)")}) == [("helpers.py", 4, "FSD204")], form
+        # before the first forward, FSDP's lazy initialisation adopts the cast
+        before = source.replace("MUTATE", "").replace("model(batch)", "cast(model)\n        model(batch)")
+        assert _lint({"encoders.py": encoders, "helpers.py": helpers, "train.py": before}) == [], form
+    tie = SHARD + """
+    def main(use_te):
+        model = Transformer()
+        if use_te:
+            model = FusedTransformer()
+        model.lm_head.weight = model.embed.weight
+        fully_shard(model.embed)
+        fully_shard(model)
+    """
+    assert _lint({"train.py": tie}) == [("train.py", 9, "FSD104")]
+    assert _lint({"train.py": tie.replace("fully_shard(model.embed)", "pass")}) == []
+
+
+def test_isinstance_is_decided_from_the_class_each_value_was_built_from():
+    """`model` is sharded with `fully_shard` on one path and wrapped on the other (dion's
+    `train.py`): a value built by a wrapper's constructor (DDP, FSDP1's, a class of the tree) is
+    of that class, a module of a known class is no wrapper (sharding keeps its class), and it is
+    an `FSDPModule` on the runs that sharded it, which are the runs on which the name holds it:
+    a test of either class tells the two apart, and the wrapper's own API under it is clean."""
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from torch.distributed.fsdp import FSDPModule, FullyShardedDataParallel as FSDP
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    class LocalDDP(nn.Module):
+        def __init__(self, module):
+            super().__init__()
+            self.module = module
+
+    def main(mesh, x):
+        model = nn.Linear(4, 4)
+        BIND
+        loss = model(x).sum()
+        if TEST:
+            with model.no_sync():
+                loss.backward()
+    """
+    bind = {
+        "if-else": "if mesh is not None:\n            fully_shard(model, mesh=mesh)\n        else:\n            model = WRAP(model)",
+        "two ifs": "if mesh is not None:\n            fully_shard(model, mesh=mesh)\n        if mesh is None:\n            model = WRAP(model)",
+    }
+    for wrap in ["DDP", "FSDP", "LocalDDP"]:
+        for form, binding in bind.items():
+            source = train.replace("BIND", binding.replace("WRAP", wrap))
+            line = _line(source, "model.no_sync()")
+            for test in [f"isinstance(model, {wrap})", "not isinstance(model, FSDPModule)", f"isinstance(model, ({wrap}, LocalDDP))"]:
+                assert _lint({"train.py": source.replace("TEST", test)}) == [], (wrap, form, test)
+            for test in [f"not isinstance(model, {wrap})", "isinstance(model, FSDPModule)", f"isinstance(model, ({wrap}, FSDPModule))", "isinstance(model, nn.Module)"]:
+                assert _lint({"train.py": source.replace("TEST", test)}) == [("train.py", line, "FSD203")], (wrap, form, test)
+    # a class nothing is known of (built by unknown code) stays undecided: both arms may run
+    unknown = train.replace("BIND", bind["if-else"].replace("WRAP", "wrap_model")).replace("TEST", "isinstance(model, DDP)")
+    assert _lint({"train.py": unknown.replace("nn.Linear(4, 4)", "build_model()")}) == [("train.py", _line(unknown, "model.no_sync()"), "FSD203")]
