@@ -5,7 +5,7 @@ from typing import FrozenSet, List, Optional, Set, Tuple
 from fsdp_lint.analysis import paths
 from fsdp_lint.analysis.flags import Guard
 from fsdp_lint.analysis.flow import Flow, ShardEvent
-from fsdp_lint.analysis.values import Obj, Root, is_wildcard
+from fsdp_lint.analysis.values import Obj, Root, is_wildcard, options_of
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 Path = Tuple[str, ...]
@@ -183,11 +183,13 @@ def _ties(flow: Flow) -> List[Tuple[Root, Path, Path, FrozenSet[Guard], paths.Pa
         for a, b, guards in flow.project.class_facts(flow.classes.get(root)).ties:
             found.append((root, a, b, guards, paths.EMPTY))
     for assignment in flow.attr_assignments:
-        owner, value = assignment.owner, assignment.value
-        if isinstance(owner, Obj) and isinstance(value, Obj) and owner.root == value.root and value.attrs:
-            a = owner.attrs + (assignment.attr,)
-            if a != value.attrs and not any(map(is_wildcard, a + value.attrs)):
-                found.append((owner.root, a, value.attrs, frozenset(), assignment.path))
+        owner = assignment.owner
+        # of the objects the value may be (`model` bound on two branches), the owner's own
+        for value in options_of(assignment.value) if isinstance(owner, Obj) else ():
+            if isinstance(value, Obj) and owner.root == value.root and value.attrs:
+                a = owner.attrs + (assignment.attr,)
+                if a != value.attrs and not any(map(is_wildcard, a + value.attrs)):
+                    found.append((owner.root, a, value.attrs, frozenset(), assignment.path))
     return found
 
 

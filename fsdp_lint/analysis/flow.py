@@ -714,7 +714,8 @@ class Flow:
         elif isinstance(target, nodes.AssignAttr):
             owner = self._eval(target.expr)
             assigned = target.parent.value if isinstance(target.parent, (nodes.Assign, nodes.AnnAssign)) else None
-            self.attr_assignments.append(AttrAssignment(target, owner, target.attrname, value, assigned, self._seq + 1, self.path))
+            for option, guard in guarded_options(owner):  # a write on each object the owner may be, on the runs that give it
+                self.attr_assignments.append(AttrAssignment(target, option, target.attrname, value, assigned, self._seq + 1, self.path | guard))
             self._set_attribute(owner, target.attrname, value, target, assigned, paths.attribute_chain(target))
         elif isinstance(target, nodes.Subscript):
             self._store(value)
@@ -877,7 +878,7 @@ class Flow:
 
         bound = self.env[name]
         choices = guarded_options(bound)
-        value = self._alternatives(test, [lambda option=option: run(option) for option in options])
+        value = self._alternatives(test, [lambda option=option: run(option) for option, _ in choices], [guard for _, guard in choices])
         self.values[test], self.env[name] = value, bound  # what the test and the name are, all runs together
         for read in test.nodes_of_class(nodes.Name):
             if read.name == name:
@@ -1550,8 +1551,11 @@ class Flow:
                 return self._apply_summary(node, target, None, list(func_value.args) + args, merged)
         if isinstance(func_value, ClassRef):
             return self._construct(node, func_value.qname, args, keywords)
-        if isinstance(func_value, Obj) and self._is_module_call(self.canonical(func_value)):
-            self.forwards.append((Point(self._tick(), self.path), self.canonical(func_value)))  # an event: what follows comes after it
+        modules = [(self.canonical(o), guard) for o, guard in guarded_options(func_value) if isinstance(o, Obj)]
+        modules = [(module, guard) for module, guard in modules if self._is_module_call(module)]
+        if modules:  # one event (what follows comes after it): a forward of each module it may be, on the runs that give it
+            seq = self._tick()
+            self.forwards.extend((Point(seq, self.path | guard), module) for module, guard in modules)
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
