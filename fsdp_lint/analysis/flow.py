@@ -2110,12 +2110,14 @@ class Flow:
 
     def _describes(self, value: Value) -> bool:
         """Whether a value stored a level or more down (`self.state.fsdp_config`) is worth its
-        place in a calling context: every value it may be is an object of known class, a flag,
-        options or a sharding function (what the callee's tests decide on); the rest would only
-        multiply the contexts its holder's methods are analysed in."""
+        place in a calling context: every value it may be is a setting (an object of a setting
+        class, `class_values.is_setting_class`), a flag, options or a sharding function: what
+        the callee's tests decide on. The rest (the submodules of a model) would only multiply
+        the contexts its holder's methods are analysed in."""
         for option in options_of(value):
             if isinstance(option, Obj):
-                if not (option.cls or not option.attrs and option.root in self.classes):
+                cls = option.cls or (self.classes.get(option.root) if not option.attrs else None)
+                if not class_values.is_setting_class(self.project, cls):
                     return False
             elif isinstance(option, Constant):
                 if not option.travels:
