@@ -123,6 +123,21 @@ def _base_instance(project: "Project", base: str, tested: str) -> Optional[bool]
     return known_apis.wrapper_instance(base, tested)
 
 
+def is_setting_class(project: "Project", qname: Optional[str]) -> bool:
+    """Whether an object of the class `qname` is a setting rather than a module: a class of the
+    tree whose hierarchy the tree holds whole (a dataclass of options, a plain holder of them),
+    which no `nn.Module` is. Which of them a program builds selects its code path
+    (`isinstance(cfg.fsdp, FSDPConfig)`), where a module's class only names it."""
+    cls = class_named(project, qname) if qname else None
+    if cls is None:
+        return False
+    memo = _memo(project)
+    key = ("setting", id(cls))
+    if key not in memo:
+        memo[key] = not _outside_bases(project, cls)
+    return memo[key]  # type: ignore[return-value]
+
+
 def never_binds(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:
     """Whether an object of `cls` has no attribute `attr` unless code outside its classes sets
     one: its whole hierarchy is in the tree, and none of its classes binds the name (a method, a

@@ -244,7 +244,8 @@ class RootMapper:
         if isinstance(value, Container):
             return Container(tuple(self.value(item, call, depth + 1) for item in value.items), value.keys)
         if isinstance(value, Either):
-            return Either(tuple(self.value(option, call, depth + 1) for option in value.options))
+            # flat: an option that maps to several objects adds each (`Flow._as_stored` reads options)
+            return either([self.value(option, call, depth + 1) for option in value.options])
         if isinstance(value, Iterable):
             return Iterable(self.value(value.element, call, depth + 1))
         return value

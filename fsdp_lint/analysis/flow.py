@@ -86,6 +86,9 @@ __all__ = ["AttrAssignment", "CallListener", "Flow", "Point", "ShardEvent", "Sum
 
 # How deep calls are followed with the rules listening (the facts follow them deeper).
 MAX_RULE_DEPTH = 8
+# How many levels down a calling context carries what is stored on the objects stored on a
+# parameter (`self.state.fsdp_config.sync_module_states`: two).
+STORED_DEPTH = 2
 _Key = TypeVar("_Key")  # what flag conditions are kept for: a sharded path of a parameter, or a shared object
 
 
@@ -2156,37 +2159,80 @@ class Flow:
             if origin is None:
                 source = event.origin or Origin(event.node, self._display_name())
                 origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
-        # what is stored on the object (`self.model`): its value as the callee will see it
-        attrs = []
-        for (owner, attr_path), value in sorted(self.attr_env.items(), key=lambda item: (item[0][0], item[0][1])):
-            if owner == base.root and attr_path[: len(base.attrs)] == base.attrs and len(attr_path) > len(base.attrs):
-                if reads is not None and attr_path[len(base.attrs)] not in reads:
-                    continue  # the method (and the methods of self it calls) never reads it
-                relative = self._as_stored(value, base, root, attr_path[len(base.attrs):])
-                if relative is not None and self._informative(value):
-                    attrs.append((anonymous_attrs(attr_path[len(base.attrs):]), relative))
-                # the modules it holds or holds the state of (`self.ema = self.model.state_dict()`:
-                # `self.model`, as the callee names it), with their sharded paths
-                # (not the object at that very path, as a calling context describes it: its own
-                # sharded paths are noted above, and a module around it sharded is no shard of it)
-                held = [(value, attr_path[len(base.attrs):])] if isinstance(value, Obj) and (value.root, value.attrs) != (owner, attr_path) else []
-                for state in contained(value, StateDict) if relative is not None else ():
-                    for owner in related_objects(state):
-                        path = self._path_inside(owner, base)
-                        if path is not None:
-                            held.append((self.canonical(owner), path))
-                for stored, at in held:
-                    for event in live:
-                        if path_covers(stored, event.target) or path_covers(event.target, stored):
-                            extra = event.target.attrs[len(stored.attrs):] if path_covers(stored, event.target) else ()
-                            note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
-                            if origin is None:
-                                source = event.origin or Origin(event.node, self._display_name())
-                                origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
+        # what is stored on the object (`self.model`), and on the objects stored on it a few
+        # levels down (`self.state.fsdp_config`): its value as the callee will see it
+        attrs: Dict[AttrPath, Value] = {}
+        for path, value, nested in self._stored_on(base, reads):
+            relative = self._as_stored(value, base, root, path)
+            if relative is not None and path not in attrs and (self._describes(value) if nested else self._informative(value)):
+                attrs[path] = relative
+            # the modules it holds or holds the state of (`self.ema = self.model.state_dict()`:
+            # `self.model`, as the callee names it), with their sharded paths
+            # (not the object at that very path, as a calling context describes it: its own
+            # sharded paths are noted above, and a module around it sharded is no shard of it)
+            held = [(value, path)] if isinstance(value, Obj) and (value.root, value.attrs) != (base.root, base.attrs + path) else []
+            for state in contained(value, StateDict) if relative is not None else ():
+                for owner in related_objects(state):
+                    inside = self._path_inside(owner, base)
+                    if inside is not None:
+                        held.append((self.canonical(owner), inside))
+            for stored, at in held:
+                for event in live:
+                    if path_covers(stored, event.target) or path_covers(event.target, stored):
+                        extra = event.target.attrs[len(stored.attrs):] if path_covers(stored, event.target) else ()
+                        note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
+                        if origin is None:
+                            source = event.origin or Origin(event.node, self._display_name())
+                            origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
         meta = self.meta_state(base) if not base.attrs else MetaState.NONE
         conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
-        return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs), conditions, frozenset(certain)), origin
+        return ObjectFacts(cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain)), origin
+
+    def _stored_on(self, base: Obj, reads: Optional[FrozenSet[str]]) -> List[Tuple[AttrPath, Value, bool]]:
+        """The attributes stored on `base`, by their paths below it, with their values: its own
+        (those the callee reads, where `reads` says), then those of the objects stored on it,
+        `STORED_DEPTH` levels down (`self.state` holds the `State` whose `fsdp_config` selects
+        the sharding), marked nested. A callee that reaches them through the holder then sees
+        what the caller built there."""
+        owned: Dict[Root, List[Tuple[AttrPath, Value]]] = {}
+        for (owner, attr_path), value in self.attr_env.items():
+            owned.setdefault(owner, []).append((attr_path, value))
+        found: List[Tuple[AttrPath, Value, bool]] = []
+        pending = [(base, (), 0)]
+        visited = {base.root}
+        while pending:
+            holder, prefix, depth = pending.pop(0)
+            for attr_path, value in sorted(owned.get(holder.root, ()), key=lambda item: item[0]):
+                if attr_path[: len(holder.attrs)] != holder.attrs or len(attr_path) <= len(holder.attrs):
+                    continue
+                path = anonymous_attrs(prefix + attr_path[len(holder.attrs):])
+                if depth == 0 and reads is not None and path[0] not in reads:
+                    continue  # the method (and the methods of self it calls) never reads it
+                found.append((path, value, depth > 0))
+                inner = self.canonical(value) if isinstance(value, Obj) and depth < STORED_DEPTH else None
+                if inner is not None and inner.root not in visited:
+                    visited.add(inner.root)
+                    pending.append((inner, path, depth + 1))
+        return found
+
+    def _describes(self, value: Value) -> bool:
+        """Whether a value stored a level or more down (`self.state.fsdp_config`) is worth its
+        place in a calling context: every value it may be is a setting (an object of a setting
+        class, `class_values.is_setting_class`), a flag, options or a sharding function: what
+        the callee's tests decide on. The rest (the submodules of a model) would only multiply
+        the contexts its holder's methods are analysed in."""
+        for option in options_of(value):
+            if isinstance(option, Obj):
+                cls = option.cls or (self.classes.get(option.root) if not option.attrs else None)
+                if not class_values.is_setting_class(self.project, cls):
+                    return False
+            elif isinstance(option, Constant):
+                if not option.travels:
+                    return False
+            elif not isinstance(option, (Options, ShardFunction)):
+                return False
+        return True
 
     def _forwarded_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths of `base` (`()` for it or a module around it) that ran a forward after

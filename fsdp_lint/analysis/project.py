@@ -9,6 +9,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from astroid import nodes
 
+from fsdp_lint.analysis import class_values
 from fsdp_lint.analysis.context import ABOVE, UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
@@ -18,7 +19,7 @@ from fsdp_lint.analysis.imported_code import ImportedCode
 from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
-from fsdp_lint.analysis.values import Constant, Deferred, Obj, Optimizer, Root, Value, path_covers, related_objects
+from fsdp_lint.analysis.values import Constant, Deferred, Obj, Optimizer, Root, Value, options_of, path_covers, related_objects
 
 _MAX_DEPTH = 12
 _BUILTINS = frozenset(dir(builtins))
@@ -183,14 +184,31 @@ class Project:
         if context in seen or len(seen) < _MAX_CONTEXTS:
             seen.add(context)
             return context
-        narrow = tuple(
-            (name, replace(facts, cls=None, attrs=()) if isinstance(facts, ObjectFacts) else facts)
-            for name, facts in context.params
-            if isinstance(facts, ObjectFacts) and (facts.sharded or facts.meta) or isinstance(facts, (Constant, Optimizer))
-        )
-        widened = replace(context, params=narrow)
+        narrow = []
+        for name, facts in context.params:
+            if isinstance(facts, ObjectFacts):
+                # a configuration object passed on (`Trainer(parallelism_config=...)`): its class
+                # and which options it holds, of which classes, select the code path
+                cls = facts.cls if class_values.is_setting_class(self, facts.cls) else None
+                chosen = tuple((attrs, value) for attrs, value in facts.attrs if self._is_choice(value))
+                if facts.sharded or facts.meta or cls or chosen:
+                    narrow.append((name, replace(facts, cls=cls, attrs=chosen)))
+            elif isinstance(facts, (Constant, Optimizer)):
+                narrow.append((name, facts))
+        widened = replace(context, params=tuple(narrow))
         seen.add(widened)
         return widened
+
+    def _is_choice(self, value: Value) -> bool:
+        """Whether an attribute's value in a calling context says which options an object holds,
+        every value it may be: None, or an object of a setting class (`cfg.fsdp` an `FSDPConfig`,
+        `cfg.fsdp2` None). A widened context keeps these and drops the flags inside them, which
+        would make a context of each combination a caller sets."""
+        return all(
+            isinstance(option, Constant) and option.value is None
+            or isinstance(option, Obj) and class_values.is_setting_class(self, option.cls)
+            for option in options_of(value)
+        )
 
     def record(self, flow: Flow) -> None:
         own = [event for event in flow.events if not event.inherited]

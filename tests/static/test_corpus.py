@@ -24,13 +24,6 @@ CORPUS = Path(__file__).parent / "corpus"
 # (strict xfail) until its entry is removed here.
 PENDING = {
     # paths
-    "paths__config_held_by_trainer_state_clean": (
-        "a calling context carries the receiver's attributes but not those of the objects stored on it: "
-        "`self.state.parallelize()` from a Trainer method sees `self.state` (a ParallelState) without its "
-        "`_fsdp`/`_fsdp2` options, so `isinstance(options, FSDPOptions)` stays undecided (composer's "
-        "`self.state._apply_fsdp()`); carrying one level of them (`Flow._facts_of`) passes it once "
-        "`RootMapper.value` keeps an Either flat (a nested one loses its objects in `Flow._as_stored`)"
-    ),
     # calls
     # objects
     # containers
