@@ -2038,8 +2038,9 @@ class Flow:
                 origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
         # what is stored on the object (`self.model`): its value as the callee will see it
         attrs = []
-        for (owner, attr_path), value in sorted(self.attr_env.items(), key=lambda item: (item[0][0], item[0][1])):
-            if owner == base.root and attr_path[: len(base.attrs)] == base.attrs and len(attr_path) > len(base.attrs):
+        stored_on = sorted((attr_path, value) for (owner, attr_path), value in self.attr_env.items() if owner == base.root)
+        for attr_path, value in stored_on:
+            if attr_path[: len(base.attrs)] == base.attrs and len(attr_path) > len(base.attrs):
                 if reads is not None and attr_path[len(base.attrs)] not in reads:
                     continue  # the method (and the methods of self it calls) never reads it
                 relative = self._as_stored(value, base, root, attr_path[len(base.attrs):])
