@@ -31,7 +31,7 @@ FlagConditions = FrozenSet[Tuple[str, AttrPath, Test, bool]]  # (parameter name,
 ABOVE: AttrPath = ("..",)  # in `ObjectFacts.sharded`: a module that contains the object is sharded
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Origin:
     """How an object reached the function being analysed: where it was sharded, in which
     function, and the calls that passed it on (outermost first). Used in messages and SARIF."""
@@ -55,7 +55,7 @@ class MetaState(IntEnum):
     INITIALISED = 3  # initialised or loaded, or handed to code that may have done it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ObjectFacts:
     """What the caller knows of one object it passes: its class, which paths inside it are
     sharded (`ABOVE` for a module above it), how far it got from the meta device, and the
@@ -76,7 +76,7 @@ class ObjectFacts:
     forwarded: FrozenSet[AttrPath] = frozenset()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Context:
     """The calling context of one analysis of a function: facts per parameter name (only those
     bound to objects), and the sharded paths of module globals and of the caller's objects that
@@ -94,7 +94,7 @@ class Context:
 UNKNOWN_CONTEXT = Context()
 
 
-@dataclass
+@dataclass(slots=True)
 class ShardEvent:
     """`fully_shard` of `target` at `node` (or at the call of the helper that did it), with its
     place in program order (`seq`) and the branch outcomes that lead to it (`path`). An inherited
@@ -114,7 +114,7 @@ class ShardEvent:
         return self.origin is not None and self.seq < 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rebuild:
     """An optimizer's param groups rebuilt at a point of a walk: cleared or replaced
     (`param_groups.clear()`, `group["params"] = ...`), or given a group over `over`'s parameters
@@ -134,7 +134,7 @@ class Rebuild:
         return (self.seq,) + self.inner
 
 
-@dataclass
+@dataclass(slots=True)
 class Summary:
     """What a call of a function does, in terms of its parameters (for one context)."""
 
