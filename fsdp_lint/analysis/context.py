@@ -11,6 +11,7 @@ so the rules that need to know stay silent there.
 from __future__ import annotations
 
 import math
+import sys
 import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -215,12 +216,14 @@ class RootMapper:
 
     def _members(self, attrs: Tuple[str, ...]) -> Tuple[str, ...]:
         """`attrs` with each member the callee looked up renamed for this call: `get_encoder(model)`
-        and `get_decoder(model)`, both `getattr(model, name)` in one helper, are two modules."""
+        and `get_decoder(model)`, both `getattr(model, name)` in one helper, are two modules.
+        Each name is interned: the caller's walk in every context makes it again, and the
+        summaries keep them all."""
         own = self._own_members
         if own is None or not any(attr.startswith(own) for attr in attrs):
             return attrs
         return tuple(
-            member(f"{self.caller_key}#{self.application}/{zlib.crc32(attr.encode()):08x}") if attr.startswith(own) else attr
+            sys.intern(member(f"{self.caller_key}#{self.application}/{zlib.crc32(attr.encode()):08x}")) if attr.startswith(own) else attr
             for attr in attrs
         )
 
