@@ -11,7 +11,7 @@ three are known; each answers None (unknown) where the tree does not settle it.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, Optional, Tuple
 
 from astroid import nodes
 

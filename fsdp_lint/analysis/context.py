@@ -11,6 +11,7 @@ so the rules that need to know stay silent there.
 from __future__ import annotations
 
 import math
+import sys
 import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -33,7 +34,7 @@ FlagConditions = FrozenSet[Tuple[Union[str, "Root"], AttrPath, Test, bool]]
 ABOVE: AttrPath = ("..",)  # in `ObjectFacts.sharded`: a module that contains the object is sharded
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Origin:
     """How an object reached the function being analysed: where it was sharded, in which
     function, and the calls that passed it on (outermost first). Used in messages and SARIF."""
@@ -57,7 +58,7 @@ class MetaState(IntEnum):
     INITIALISED = 3  # initialised or loaded, or handed to code that may have done it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ObjectFacts:
     """What the caller knows of one object it passes: its class, which paths inside it are
     sharded (`ABOVE` for a module above it), how far it got from the meta device, and the
@@ -78,7 +79,7 @@ class ObjectFacts:
     forwarded: FrozenSet[AttrPath] = frozenset()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Context:
     """The calling context of one analysis of a function: facts per parameter name (only those
     bound to objects), and the sharded paths of module globals and of the caller's objects that
@@ -96,7 +97,7 @@ class Context:
 UNKNOWN_CONTEXT = Context()
 
 
-@dataclass
+@dataclass(slots=True)
 class ShardEvent:
     """`fully_shard` of `target` at `node` (or at the call of the helper that did it), with its
     place in program order (`seq`) and the branch outcomes that lead to it (`path`). An inherited
@@ -116,7 +117,7 @@ class ShardEvent:
         return self.origin is not None and self.seq < 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rebuild:
     """An optimizer's param groups rebuilt at a point of a walk: cleared or replaced
     (`param_groups.clear()`, `group["params"] = ...`), or given a group over `over`'s parameters
@@ -136,7 +137,7 @@ class Rebuild:
         return (self.seq,) + self.inner
 
 
-@dataclass
+@dataclass(slots=True)
 class Summary:
     """What a call of a function does, in terms of its parameters (for one context)."""
 
@@ -217,12 +218,14 @@ class RootMapper:
 
     def _members(self, attrs: Tuple[str, ...]) -> Tuple[str, ...]:
         """`attrs` with each member the callee looked up renamed for this call: `get_encoder(model)`
-        and `get_decoder(model)`, both `getattr(model, name)` in one helper, are two modules."""
+        and `get_decoder(model)`, both `getattr(model, name)` in one helper, are two modules.
+        Each name is interned: the caller's walk in every context makes it again, and the
+        summaries keep them all."""
         own = self._own_members
         if own is None or not any(attr.startswith(own) for attr in attrs):
             return attrs
         return tuple(
-            member(f"{self.caller_key}#{self.application}/{zlib.crc32(attr.encode()):08x}") if attr.startswith(own) else attr
+            sys.intern(member(f"{self.caller_key}#{self.application}/{zlib.crc32(attr.encode()):08x}")) if attr.startswith(own) else attr
             for attr in attrs
         )
 

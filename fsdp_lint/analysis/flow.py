@@ -20,6 +20,7 @@ rules can ask for it without re-running side effects.
 from __future__ import annotations
 
 import builtins
+import weakref
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Set, Tuple, TypeVar, Union
 
@@ -93,11 +94,17 @@ _Key = TypeVar("_Key")  # what flag conditions are kept for: a sharded path of a
 
 
 def scope_key(scope: nodes.NodeNG) -> str:
-    """A key for a scope that is stable across processes (used in roots, caches and --jobs)."""
-    module = scope.root()
-    if scope is module:
-        return module.name
-    return f"{module.name}:{scope.qname()}:{scope.lineno}"
+    """A key for a scope that is stable across processes (used in roots, caches and --jobs).
+    Made once per scope, for as long as its tree lives: every root of a walk holds it, and one
+    string shared by all of them is smaller and faster to compare than one made per use."""
+    key = _SCOPE_KEYS.get(scope)
+    if key is None:
+        module = scope.root()
+        key = _SCOPE_KEYS[scope] = module.name if scope is module else f"{module.name}:{scope.qname()}:{scope.lineno}"
+    return key
+
+
+_SCOPE_KEYS: "weakref.WeakKeyDictionary[nodes.NodeNG, str]" = weakref.WeakKeyDictionary()
 
 
 class Point(NamedTuple):

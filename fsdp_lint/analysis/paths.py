@@ -169,7 +169,11 @@ def excluding(joined: Path, arms: Iterable[Path], dead: Iterable[Path]) -> Path:
     """`joined` (what the arms share), with a dead literal for each path of a run that left
     the function (`dead`) which every arm contradicts but `joined` does not."""
     arms = list(arms)
-    found = [run for run in dict.fromkeys(dead) if compatible(joined, run) and not any(compatible(arm, run) for arm in arms)]
+    found = [
+        run for run in dict.fromkeys(dead)
+        if ((_DEAD, run), True) not in joined  # excluded at an earlier join: `compatible` would say no
+        and compatible(joined, run) and not any(compatible(arm, run) for arm in arms)
+    ]
     return joined | {((_DEAD, run), True) for run in found} if found else joined
 
 

@@ -600,11 +600,12 @@ class Project:
         return demanded
 
     def _passed_on_closure(self, root: Root) -> List[Root]:
-        found = [root]
+        found, seen = [root], {root}
         index = 0
         while index < len(found) and len(found) < 256:
             for following in sorted(self._passed_on.get(found[index], ())):
-                if following not in found:
+                if following not in seen:
+                    seen.add(following)
                     found.append(following)
             index += 1
         return found

@@ -26,7 +26,7 @@ MAX_PATH = 6
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Obj:
     """An object reached from `root` through attributes and items (`model.layers[*]`)."""
 
@@ -61,21 +61,21 @@ class Obj:
         return text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fresh:
     """A newly created object not yet bound to a name (it gets its root when bound)."""
 
     cls: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Params:
     """`owner.parameters()` and anything that carries those tensors (lists, param groups)."""
 
     owner: Obj
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Optimizer:
     """An optimizer over the parameters of `over`, built at `node` (or by the helper called at it)."""
 
@@ -84,7 +84,7 @@ class Optimizer:
     cls_name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParamGroups:
     """`optimizer.param_groups`, one of its groups or an entry of one: what code rebuilds an
     optimizer through (`param_groups.clear()`, `group["params"] = new`). `optimizer` is the
@@ -93,7 +93,7 @@ class ParamGroups:
     optimizer: Union[Obj, Optimizer]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StateDict:
     """`owner.state_dict()` or a `get_*_state_dict` that keeps the owner's (possibly sharded)
     tensors; with `copies`, a copy of one of the owner's parameters (`param.detach().clone()`
@@ -104,7 +104,7 @@ class StateDict:
     copies: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Container:
     """A dict, list or tuple literal, or a tuple yielded by `enumerate`/`named_modules`; a dict's
     constant keys, in the order of `items`, so that `state["model"]` finds its value."""
@@ -120,32 +120,32 @@ class Container:
         return UNKNOWN
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Iterable:
     """Something iterated to produce `element` (`model.modules()`, `enumerate(model.layers)`)."""
 
     element: "Value"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BoundMethod:
     owner: Obj
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShardFunction:
     """`fully_shard` itself under another name, e.g. `functools.partial(fully_shard, mesh=...)`."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClassRef:
     """A class of the tree used as a value (`cls` in a classmethod): calling it constructs one."""
 
     qname: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Partial:
     """`functools.partial(f, *args, **keywords)` of a function of the tree; a function of the
     tree used as a value is its partial with nothing bound, a closure's binds the variables it
@@ -156,14 +156,14 @@ class Partial:
     keywords: Tuple[Tuple[str, "Value"], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Options:
     """`StateDictOptions(...)`: whether it asks for a full state dict (None: not visible)."""
 
     full_state_dict: Optional[bool]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Constant:
     """A constant written in the code (`True`, `None`, `2`, `"fsdp"`): the same on every rank,
     so a branch on a flag a caller passes as a constant takes one arm in that context, and a
@@ -200,7 +200,7 @@ def compared(op: str, left: "Value", right: "Value") -> "Value":
     return constant(results.pop()) if len(results) == 1 else UNKNOWN
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Truth:
     """A boolean the walk cannot compute but can describe by branch outcomes about objects
     (`fsdp_lint.analysis.paths` literals: flags, identities of attributes): True on every run that
@@ -213,7 +213,7 @@ class Truth:
     when_false: Tuple[FrozenSet[tuple], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Either:
     """One of several values, where branches that bound different ones meet. Where the walk
     knows which branches give an option (`model.model if is_actor(model) else model`), `guards`
@@ -224,7 +224,7 @@ class Either:
     guards: Tuple[FrozenSet[tuple], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Deferred:
     """Not a value: what a called name resolves to when it lies in a module whose code the flows
     do not enter (yet). The call is treated as one of unknown code (`Project.demanded_modules`)."""
@@ -232,7 +232,7 @@ class Deferred:
     module: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unknown:
     pass
 
