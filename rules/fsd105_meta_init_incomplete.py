@@ -6,7 +6,8 @@ from astroid import nodes
 
 from fsdp_lint.analysis.context import MetaState
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Obj, Optimizer, Root
+from fsdp_lint.analysis.paths import describe_run
+from fsdp_lint.analysis.values import Obj, Optimizer
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 
@@ -146,37 +147,42 @@ class MetaInitIncomplete(Rule):
 
     def __init__(self, reporter):
         super().__init__(reporter)
-        self._reported: Set[Root] = set()  # this walk reports a model's first use only
+        self._reported: Set[Obj] = set()  # this walk reports a model's first use only
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        if not flow.meta_roots:
+        if not flow.meta_objects:
             return
         callee = flow.value(node.func)
-        if isinstance(callee, Obj) and not callee.attrs and callee.root in flow.meta_roots:
-            self._check_use(node, callee, flow, "forward")
+        built = flow.meta_object(callee) if isinstance(callee, Obj) else None
+        if built is not None:
+            self._check_use(node, built, flow, "forward")
         elif isinstance(node.func, nodes.Attribute) and node.func.attrname == "step":
             receiver = flow.value(node.func.expr)
             for owner in receiver.over if isinstance(receiver, Optimizer) else ():
-                if owner.root in flow.meta_roots:
-                    self._check_use(node, owner, flow, "`optimizer.step()`")
+                built = flow.meta_object(owner, inside=True)
+                if built is not None:
+                    self._check_use(node, built, flow, "`optimizer.step()`")
 
     def on_function_end(self, flow: Flow) -> None:
         self._reported = set()
 
     def _check_use(self, node: nodes.Call, model: Obj, flow: Flow, use: str) -> None:
-        root = model.root
-        whole = Obj(root)
-        state = flow.meta_state(whole)
-        if state >= MetaState.INITIALISED or root in self._reported:
+        found = flow.materialised(model)
+        if found is None or model in self._reported:
             return
-        if not (flow.may_be_sharded(whole) or flow.has_sharded_descendant_here(whole)):
+        state, run = found
+        if state >= MetaState.INITIALISED:
             return
-        self._reported.add(root)
-        target = whole.display
-        self.report(node, self.message.format(target=target, state=_state(state), use=use), help=self.help.format(target=target))
+        if not (flow.may_be_sharded(model) or flow.has_sharded_descendant_here(model)):
+            return
+        self._reported.add(model)
+        target = model.display
+        state_text = _state(state, describe_run(run))
+        self.report(node, self.message.format(target=target, state=state_text, use=use), help=self.help.format(target=target))
 
 
-def _state(state: MetaState) -> str:
+def _state(state: MetaState, when: str) -> str:
+    """What happened to the model, on the runs `when` describes (every run where it is empty)."""
     if state == MetaState.EMPTY:
-        return "`to_empty` gave it uninitialised memory, but nothing initialised or loaded its parameters"
-    return "was never materialised (`to_empty`) nor loaded"
+        return f"`to_empty` gave it uninitialised memory, but {f'when {when}, ' if when else ''}nothing initialised or loaded its parameters"
+    return f"{f'when {when}, ' if when else ''}was never materialised (`to_empty`) nor loaded"

@@ -27,8 +27,8 @@ from astroid import nodes
 
 from fsdp_lint.analysis import class_values, deciding_modules, known_apis, paths, truths
 from fsdp_lint.analysis.context import (
-    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, MetaState, ObjectFacts, Origin, Rebuild, RootMapper, ShardEvent,
-    Summary, relative_value,
+    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
+    ShardEvent, Summary, relative_value,
 )
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, test_truth
@@ -83,6 +83,7 @@ __all__ = ["AttrAssignment", "CallListener", "Flow", "Point", "ShardEvent", "Sum
 
 # How deep calls are followed with the rules listening (the facts follow them deeper).
 MAX_RULE_DEPTH = 8
+MetaKey = Tuple[Root, AttrPath]  # an object built on the meta device, by the name a walk knows it (`meta_object`)
 _Key = TypeVar("_Key")  # what flag conditions are kept for: a sharded path of a parameter, or a shared object
 
 
@@ -184,8 +185,10 @@ class Flow:
         # context (`with torch.device("meta")`), and the objects stored into an attribute, item or
         # container (so that code elsewhere may reach them).
         self.classes: Dict[Root, str] = {}
-        self.meta_roots: Set[Root] = set()
-        self.meta_steps: List[Tuple[Point, Root, MetaState]] = []  # `to_empty`, initialisation (`meta_state`)
+        self.meta_objects: Set[MetaKey] = set()
+        self.meta_steps: List[Tuple[Point, MetaKey, MetaState]] = []  # `to_empty`, initialisation (`meta_state`)
+        self._implied: Dict[paths.Literal, Path] = {}  # the flags each test outcome fixes (`materialised`)
+        self._leaving: List[Point] = []  # where runs leave the function: its returns, its end (`_meta_summary`)
         self.stored: Set[Root] = set()
         # The modules whose code this walk could not enter (deferred calls, its own and its
         # callees'), and the functions of the tree it called: what the walk's validity and the
@@ -216,8 +219,9 @@ class Flow:
     def run(self) -> "Flow":
         if isinstance(self.scope, nodes.ClassDef):
             self._drive_lifecycle(self.scope)
-        else:
-            self._block(self.scope.body)
+            self._leaving.append(self.point())
+        elif self._block(self.scope.body) and not _leaves(self.scope.body):
+            self._leaving.append(self.point())
         self._demand_deciding()
         if self.listener is not None:
             self.listener.on_function_end(self)
@@ -252,14 +256,9 @@ class Flow:
         if any(isinstance(option, Truth) for option in options_of(returned)):
             returned = truths.returned(self.returns, self._returned_at)  # a described boolean, on the way to each return
         writes += _reached(local, [returned] + [value for _, value in writes])
-        meta = {root: self._furthest(root, MetaState.META) for root in self.meta_roots if self.is_local(root)}
-        for root in (*self.param_roots.values(), self.self_root):
-            state = self._furthest(root, MetaState.NONE, own=True)
-            if state:
-                meta[root] = state
         whole = Summary(
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
-            set(self.escaped), returned, writes, meta, [built.optimizer for built in self.optimizers],
+            set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
         )
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
@@ -337,31 +336,73 @@ class Flow:
         point = point or self.point()
         return [e for e in self.events if self.happens_before(Point(e.seq, e.path), point)]
 
+    def meta_object(self, obj: Obj, inside: bool = False) -> Optional[Obj]:
+        """The object built on the meta device that `obj` is (with `inside`: or lies inside), by
+        the name this walk knows it: `model` where it was built here, `self.model` in a method
+        that a caller handed the object holding it; None for other objects."""
+        if not self.meta_objects:
+            return None
+        found = self.canonical(obj)
+        for length in range(len(found.attrs), -1 if inside else len(found.attrs) - 1, -1):
+            if (found.root, found.attrs[:length]) in self.meta_objects:
+                return Obj(found.root, found.attrs[:length])
+        return None
+
     def meta_state(self, obj: Obj, point: Optional[Point] = None) -> MetaState:
-        """How far the object `obj` belongs to may have got from the meta device at this point
-        (or at `point`): NONE when it was not built there."""
-        root = self.canonical(obj).root
-        if root not in self.meta_roots:
+        """How far the object built on the meta device that `obj` is or lies in got on some run
+        to this point (or to `point`): NONE when there is none."""
+        found = self.meta_object(obj, inside=True)
+        if found is None:
             return MetaState.NONE
         point = point or self.point()
+        key = (found.root, found.attrs)
         return max(
-            (state for at, stepped, state in self.meta_steps if stepped == root and self.happens_before(at, point)),
+            (state for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point)),
             default=MetaState.META,
         )
 
-    def _furthest(self, root: Optional[Root], least: MetaState, own: bool = False) -> MetaState:
-        """The largest state any path of the walk took `root` to (with `own`: by this walk's steps)."""
-        return max((state for at, stepped, state in self.meta_steps if stepped == root and (at.seq >= 0 or not own)), default=least)
+    def materialised(self, obj: Obj, point: Optional[Point] = None) -> Optional[Tuple[MetaState, Path]]:
+        """For an object built on the meta device (`meta_object`): how far every run to this
+        point (or to `point`) got it, and the outcomes of a run that got it no further, beyond the
+        point's own (empty where every run got it as far). A must-fact: after `if ckpt:
+        load(model)` the model is initialised on no run where `ckpt` is false. None for other
+        objects."""
+        found = self.meta_object(obj)
+        if found is None:
+            return None
+        return self._least((found.root, found.attrs), point or self.point(), MetaState.META)
 
-    def _advance(self, obj: Obj, state: MetaState) -> None:
-        """`obj`'s object may reach `state` here, and so may the objects that hold it
-        (`model.inp.reset_parameters()` initialises part of `model`: the model's state is the
-        furthest any part of it may have got). Recorded for objects on the meta
-        device and for parameters (the caller may know that they are)."""
-        at = Point(self._tick(), self.path)
-        for root in dict.fromkeys([self.canonical(obj).root] + [name.root for name in self.names_of(obj)]):
-            if root in self.meta_roots or root in self.param_roots.values() or root == self.self_root:
-                self.meta_steps.append((at, root, state))
+    def _least(self, key: MetaKey, point: Point, floor: MetaState, own: bool = False) -> Tuple[MetaState, Path]:
+        """The largest state above `floor` that every run to `point` took `key` to (with `own`: by
+        this walk's steps, not those its context gave), and the outcomes of a run that got it no
+        further; `floor` where some run took it nowhere."""
+        steps = [(at.path, state) for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point) and (at.seq >= 0 or not own)]
+        run = EMPTY
+        for state in (MetaState.INITIALISED, MetaState.EMPTY):
+            if state <= floor:
+                break
+            found = paths.uncovered(point.path, [path for path, reached in steps if reached >= state], self._fixes)
+            if found is None:
+                return state, run
+            run = found
+        return floor, run
+
+    def _fixes(self, literal: paths.Literal) -> Path:
+        return self._implied.get(literal, EMPTY)
+
+    def _advance(self, obj: Obj, state: MetaState, condition: Path = EMPTY) -> None:
+        """`obj`'s object may reach `state` here (on the runs that also take `condition`), and so
+        may the objects on the meta device that hold it or that it holds (`model.inp.reset_parameters()`
+        initialises part of `model`: the model is as far as any part of it may have got;
+        `wrapper.to_empty()` materialises the model stored in it). Recorded also for parameters
+        and what they hold (the caller may know that they are on the meta device)."""
+        at = Point(self._tick(), self.path | condition)
+        found = self.canonical(obj)
+        keys = [key for key in self.meta_objects if self.contains(Obj(*key), found) or self.contains(found, Obj(*key))] if self.meta_objects else []
+        outer = (*self.param_roots.values(), self.self_root)
+        keys += [(name.root, name.attrs) for name in self.names_of(found) if name.root in outer]
+        for key in dict.fromkeys(keys):
+            self.meta_steps.append((at, key, state))
 
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
@@ -606,10 +647,13 @@ class Flow:
             self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above, path=path))
             if attrs in facts.certain:
                 self._certain.add((root, attrs))
-        if facts.meta:
-            self.meta_roots.add(root)
-        if facts.meta > MetaState.META:
-            self.meta_steps.append((Point(-1, EMPTY), root, facts.meta))
+        for attrs, reached in facts.meta:
+            key = (root, attrs)
+            self.meta_objects.add(key)
+            if reached.least > MetaState.META:
+                self.meta_steps.append((Point(-1, EMPTY), key, reached.least))
+            for outcome in reached.short if reached.most > reached.least else ():
+                self.meta_steps.append((Point(-1, frozenset([(outcome[0], not outcome[1])])), key, reached.most))
         if facts.cls:
             self.classes[root] = facts.cls
         for attrs in sorted(facts.forwarded):
@@ -669,7 +713,7 @@ class Flow:
             if value.cls:
                 self.classes[obj.root] = value.cls
             if self._meta_depth:
-                self.meta_roots.add(obj.root)
+                self.meta_objects.add((obj.root, ()))
             return obj
         if isinstance(value, Either) and any(isinstance(option, Fresh) for option in value.options):
             # `Model() if c else load()`: each new object the value may be is one
@@ -877,6 +921,8 @@ class Flow:
         sharding = self._sharding_literal(test)
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
+        if fixed:
+            self._implied[own] = frozenset(fixed)
         return frozenset([own, *fixed])
 
     def _described(self, expr: nodes.NodeNG) -> Optional[nodes.NodeNG]:
@@ -1041,6 +1087,7 @@ class Flow:
             self._store(returned)
             self.returns.append(returned)
             self._returned_at.append(self._object_path() if truths.of(returned) is not None else None)
+            self._leaving.append(self.point())
         elif isinstance(node, nodes.If):
             tested, narrowed = self._tested(node.test)
             if isinstance(tested, Constant):
@@ -1068,10 +1115,12 @@ class Flow:
             if in_order:
                 # A literal list of modules runs its items in order (`[*vision.blocks, vision, *layers]`).
                 start = self._snapshot()
+                first_step = len(self.meta_steps)
                 for item in in_order:
                     self._bind(node.target, item)
                     self._block(node.body)
                 self._join([start, self._snapshot()])
+                self._passed_loop(first_step)
             else:
                 element = _element_of(iterated)
                 at_least_once = known_apis.never_empty(node.iter)
@@ -1147,6 +1196,7 @@ class Flow:
         (`_next_item`)."""
         before = self._snapshot()
         ends = [] if at_least_once else [before]
+        first_step = len(self.meta_steps)
         iteration = (("iter", f"{loop.lineno}:{loop.col_offset}"),)
         for index in range(2):
             entry = self._snapshot()
@@ -1163,6 +1213,19 @@ class Flow:
             if self.env == entry.env and self.attr_env == entry.attr_env:
                 break
         self._join(ends)
+        self._passed_loop(first_step)
+
+    def _passed_loop(self, first_step: int) -> None:
+        """Where a loop ends, each object on the meta device is as far as some pass got it, on
+        every run: the tests in its body tell its items apart, not its runs (`for m in
+        model.modules(): if isinstance(m, nn.Linear): m.reset_parameters()` initialises the
+        model, although no one pass does it all)."""
+        furthest: Dict[MetaKey, MetaState] = {}
+        for _, key, state in self.meta_steps[first_step:]:
+            furthest[key] = max(furthest.get(key, MetaState.NONE), state)
+        if furthest:
+            at = Point(self._tick(), self.path)
+            self.meta_steps.extend((at, key, state) for key, state in furthest.items())
 
     # ---- expressions -----------------------------------------------------------------------------
 
@@ -1893,7 +1956,8 @@ class Flow:
                 reads = class_values.self_reads(self.project, func) if is_instance_method(func) and name == _first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
                 forwarded = self._forwarded_in(self.canonical(value)) if facts.sharded else frozenset()
-                params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound), forwarded=forwarded)))
+                facts = replace(facts, conditions=self._named_flags(facts.conditions, bound), forwarded=forwarded, meta=self._named_meta(facts.meta, bound))
+                params.append((name, facts))
                 if origin is not None:
                     origins[name] = origin
             elif self._passes(value, live):
@@ -2005,7 +2069,7 @@ class Flow:
             return True  # a dict or list of models whose methods the callee may call (`models["dit"].shard()`)
         objects = [self.canonical(o) for o in related_objects(value)]
         return any(self.contains(o, e.target) or self.contains(e.target, o) for o in objects for e in live) or any(
-            o.root in self.meta_roots for o in objects
+            self.meta_object(o, inside=True) is not None for o in objects
         )
 
     def _facts_of(
@@ -2061,10 +2125,117 @@ class Flow:
                             if origin is None:
                                 source = event.origin or Origin(event.node, self._display_name())
                                 origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
+        # a module stored deeper (`self.gen.model`: held by an object that `self` holds), by the path that reaches it
+        for event in live:
+            if event.target.root == base.root or not self._holders_of(event.target.root):
+                continue
+            path = self._path_inside(event.target, base)
+            if path is None or len(path) < 2 or reads is not None and path[0] not in reads:
+                continue
+            note(path, event, True)
+            if origin is None:
+                source = event.origin or Origin(event.node, self._display_name())
+                origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
-        meta = self.meta_state(base) if not base.attrs else MetaState.NONE
         conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
-        return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs), conditions, frozenset(certain)), origin
+        return ObjectFacts(cls, frozenset(sharded), self._meta_held(base, reads), tuple(attrs), conditions, frozenset(certain)), origin
+
+    def _meta_held(self, base: Obj, reads: Optional[FrozenSet[str]]) -> Tuple[Tuple[AttrPath, Materialised], ...]:
+        """The objects on the meta device that `base` is or holds, by their paths from it (`()`,
+        `("model",)`: as sharded paths travel, so that a later method of the object that holds
+        the model sees how far it got), with how far each got here (`short` in this walk's terms)."""
+        if not self.meta_objects:
+            return ()
+        here = self.point()
+        held: Dict[AttrPath, Materialised] = {}
+        for key in sorted(self.meta_objects):
+            path = self._path_inside(Obj(*key), base)
+            if path is None or path and reads is not None and path[0] not in reads:
+                continue  # the method (and the methods of self it calls) never reads it
+            held.setdefault(anonymous_attrs(path), self._materialisation(key, here))
+        return tuple(sorted(held.items()))
+
+    def _materialisation(self, key: MetaKey, point: Point) -> Materialised:
+        least, run = self._least(key, point, MetaState.META)
+        most = max((state for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point)), default=MetaState.META)
+        return Materialised(least, most, self._with_fixes(run) if least < most else EMPTY)
+
+    def _with_fixes(self, run: Path) -> Path:
+        """A run's outcomes with the flags they fix (what a caller or callee can read of them)."""
+        return run.union(*(self._fixes(literal) for literal in run))
+
+    def _named_meta(
+        self, meta: Tuple[Tuple[AttrPath, Materialised], ...], bound: Dict[str, Value],
+    ) -> Tuple[Tuple[AttrPath, Materialised], ...]:
+        """`ObjectFacts.meta` with each short run in the callee's terms: one note, which names the
+        flags of the objects the callee receives by its parameters (`self.is_lora_enabled`)."""
+        if not any(reached.short for _, reached in meta):
+            return meta
+        named = []
+        for attrs, reached in meta:
+            if reached.short:
+                reached = replace(reached, short=frozenset([paths.note(self._worded(reached.short, bound))]))
+            named.append((attrs, reached))
+        return tuple(named)
+
+    def _worded(self, run: Path, bound: Dict[str, Value]) -> str:
+        """A run of this walk as a callee's message words it."""
+        own, others = [], []
+        for literal in sorted(run, key=repr):
+            if literal[0][0] == "note":
+                others.append(paths.describe(literal))
+                continue
+            named = self._named_flags(((None, frozenset([literal])),), bound) if literal[0][0] == "flag" else ()
+            if named:
+                name, attrs, test, value = min(named[0][1], key=repr)  # by one parameter that holds it
+                others.append(paths.describe(paths.flag((self.key, name, 0), attrs, value, test)))
+            else:
+                own.append(paths.describe(literal))
+        texts = list(dict.fromkeys(text for text in others if text))
+        words = " and ".join(dict.fromkeys(text for text in own if text))
+        if words:
+            texts.append(f"{words} (in `{self._where()}`)")
+        return " and ".join(texts)
+
+    def _where(self) -> str:
+        """This walk's function as a message names it (`Trainer.__init__`)."""
+        if isinstance(self.scope, nodes.FunctionDef):
+            owner = self.scope.parent
+            return f"{owner.name}.{self.scope.name}" if isinstance(owner, nodes.ClassDef) else self.scope.name
+        return self.scope.name if isinstance(self.scope, nodes.ClassDef) else "module level"
+
+    def _meta_summary(self) -> Dict[MetaKey, Materialised]:
+        """How far the walk took the objects it built on the meta device, and its parameters and
+        what they hold (by its own steps): on every run that leaves it (at each `return`, at its
+        end) and on some. A short run's flags about its parameters stay flags (the caller reads
+        them as its own objects'); its other outcomes become one note."""
+        outer = {*self.param_roots.values(), self.self_root}
+        floors = {key: MetaState.META for key in self.meta_objects if self.is_local(key[0])}
+        for at, key, _ in self.meta_steps:
+            if at.seq >= 0 and key[0] in outer:
+                floors.setdefault(key, MetaState.NONE)
+        found: Dict[MetaKey, Materialised] = {}
+        for key, floor in floors.items():
+            own = floor == MetaState.NONE
+            most = max((state for at, stepped, state in self.meta_steps if stepped == key and (at.seq >= 0 or not own)), default=floor)
+            if most == MetaState.NONE:
+                continue
+            least, run = min(
+                (self._least(key, point, floor, own) for point in self._leaving), key=lambda reached: reached[0], default=(most, EMPTY),
+            )
+            found[key] = Materialised(least, most, self._summary_short(self._with_fixes(run), outer) if least < most else EMPTY)
+        return found
+
+    def _summary_short(self, run: Path, outer: Set[Optional[Root]]) -> Path:
+        """A short run as a summary hands it back: its flags about parameters as they are, a test's
+        own outcome that they describe whole left out, the rest as one note."""
+        kept = frozenset(literal for literal in run if literal[0][0] == "flag" and literal[0][1] in outer or literal[0][0] == "note")
+        rest = [
+            literal for literal in sorted(run - kept, key=repr)
+            if not (literal in self._captured and self._captured[literal] <= kept)
+        ]
+        words = paths.describe_run(rest)
+        return kept | {paths.note(f"{words} (in `{self._where()}`)")} if words else kept
 
     def _forwarded_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths of `base` (`()` for it or a module around it) that ran a forward after
@@ -2086,7 +2257,7 @@ class Flow:
         (the rest would only multiply the contexts a method is analysed in)."""
         for option in options_of(value):
             if isinstance(option, Obj):
-                if option.cls or option.root in self.meta_roots or self.is_local(option.root) or option.root in self.classes:
+                if option.cls or self.meta_object(option, inside=True) is not None or self.is_local(option.root) or option.root in self.classes:
                     return True
             elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container, Constant)):
                 if not isinstance(option, Constant) or option.travels:
@@ -2176,15 +2347,19 @@ class Flow:
                     self._stored_at[(target.root, target.attrs)] = seq
                     self._learn_classes(stored)
                     self._store(stored)  # held by an object of this walk, as `x.a = obj` here holds it
-        for root, state in summary.meta_states.items():
+        for (root, attrs), reached in summary.meta_states.items():
             built = root != summary.self_root and root not in summary.param_roots.values()  # on meta by the call
             if not built and root not in by_root:
                 continue
-            for mapped in mapper.objs(Obj(root)):
+            short = [self._mapped_literal(literal, mapper) or paths.note(paths.describe(literal) or "") if literal[0][0] == "flag" else literal for literal in reached.short]
+            for mapped in mapper.objs(Obj(root, attrs)):
                 if built:
-                    self.meta_roots.add(mapped.root)
-                if state > MetaState.META:
-                    self.meta_steps.append((Point(seq, self.path), self.canonical(mapped).root, state))
+                    found = self.canonical(mapped)
+                    self.meta_objects.add((found.root, found.attrs))
+                if reached.least > MetaState.META:
+                    self._advance(mapped, reached.least)
+                for outcome in short if reached.most > reached.least else ():
+                    self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))
         result = mapper.value(summary.returns, node)
         if isinstance(result, Truth):
             result = truths.mapped(result, lambda literal: self._mapped_literal(literal, mapper))
