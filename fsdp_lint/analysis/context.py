@@ -95,11 +95,14 @@ class Context:
     """The calling context of one analysis of a function: facts per parameter name (only those
     bound to objects), and the sharded paths of module globals and of the caller's objects that
     other values refer to (an `Either` of modules) at the call, with the flags every run that
-    sharded one fixed, as for `ObjectFacts.conditions`."""
+    sharded one fixed, as for `ObjectFacts.conditions`, and how far those of them on the meta
+    device got."""
 
     params: Tuple[Tuple[str, ObjectFacts], ...] = ()
     globals: FrozenSet[Tuple[Root, AttrPath]] = frozenset()
     conditions: Tuple[Tuple[Tuple[Root, AttrPath], "FlagConditions"], ...] = ()
+    # the caller's objects on the meta device that those other values refer to, with how far each got
+    meta: Tuple[Tuple[Tuple[Root, AttrPath], Materialised], ...] = ()
 
     def of(self, name: str) -> Optional[ObjectFacts]:
         return next((facts for param, facts in self.params if param == name), None)

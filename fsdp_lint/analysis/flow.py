@@ -186,6 +186,7 @@ class Flow:
         # container (so that code elsewhere may reach them).
         self.classes: Dict[Root, str] = {}
         self.meta_objects: Set[MetaKey] = set()
+        self._built_on: Dict[MetaKey, Path] = {}  # the way to where each was built here: it exists on those runs only
         self.meta_steps: List[Tuple[Point, MetaKey, MetaState]] = []  # `to_empty`, initialisation (`meta_state`)
         self._implied: Dict[paths.Literal, Path] = {}  # the flags each test outcome fixes (`materialised`)
         self._leaving: List[Point] = []  # where runs leave the function: its returns, its end (`_meta_summary`)
@@ -204,6 +205,7 @@ class Flow:
         self._adopted: Dict[Tuple[Root, AttrPath], Value] = {}  # attributes as the context gave them
         self._attr_version = 0  # bumped at every change of attr_env: keys the index below
         self._holders: Tuple[int, Dict[Root, List[Tuple[Tuple[Root, AttrPath], Obj]]]] = (-1, {})  # `_holders_of`
+        self._owners: Tuple[int, Dict[Root, List[Tuple[AttrPath, Value]]]] = (-1, {})  # `_owned_by`
         self.self_root: Optional[Root] = None
         self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
@@ -354,12 +356,7 @@ class Flow:
         found = self.meta_object(obj, inside=True)
         if found is None:
             return MetaState.NONE
-        point = point or self.point()
-        key = (found.root, found.attrs)
-        return max(
-            (state for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point)),
-            default=MetaState.META,
-        )
+        return max((state for _, state in self._steps_to((found.root, found.attrs), point or self.point())), default=MetaState.META)
 
     def materialised(self, obj: Obj, point: Optional[Point] = None) -> Optional[Tuple[MetaState, Path]]:
         """For an object built on the meta device (`meta_object`): how far every run to this
@@ -376,16 +373,43 @@ class Flow:
         """The largest state above `floor` that every run to `point` took `key` to (with `own`: by
         this walk's steps, not those its context gave), and the outcomes of a run that got it no
         further; `floor` where some run took it nowhere."""
-        steps = [(at.path, state) for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point) and (at.seq >= 0 or not own)]
+        steps = self._steps_to(key, point, own)
+        start = point.path | self._built_on.get(key, EMPTY)  # a run that never built it is none of its runs
         run = EMPTY
         for state in (MetaState.INITIALISED, MetaState.EMPTY):
             if state <= floor:
                 break
-            found = paths.uncovered(point.path, [path for path, reached in steps if reached >= state], self._fixes)
+            found = paths.uncovered(start, [at.path for at, reached in steps if reached >= state], self._fixes)
             if found is None:
                 return state, run
             run = found
         return floor, run
+
+    def _steps_to(self, key: MetaKey, point: Point, own: bool = False) -> List[Tuple[Point, MetaState]]:
+        """The steps of `key` that a run to `point` may take (with `own`: this walk's, not those
+        its context gave), but an initialisation that a later `to_empty` on one of its runs may
+        undo: `to_empty` gives every parameter new memory, whatever was loaded before (a LoRA
+        layer's values set on the meta device, `load_state_dict(assign=True)` before it)."""
+        steps = [(at, state) for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point) and (at.seq >= 0 or not own)]
+        emptied = [at for at, state in steps if state == MetaState.EMPTY]
+        return [
+            (at, state) for at, state in steps
+            if state != MetaState.INITIALISED or not any(self.happens_before(at, later) for later in emptied)
+        ]
+
+    def _uninitialised_within(self, obj: Obj) -> bool:
+        """Whether `obj` is, lies in or holds an object on the meta device that some run to here
+        left uninitialised."""
+        found = self.canonical(obj)
+        here = self.point()
+        return any(
+            (self.contains(Obj(*key), found) or self.contains(found, Obj(*key))) and self._least(key, here, MetaState.META)[0] < MetaState.INITIALISED
+            for key in sorted(self.meta_objects)
+        )
+
+    def _built_on_meta(self, key: MetaKey) -> None:
+        self.meta_objects.add(key)
+        self._built_on.setdefault(key, self.path)
 
     def _fixes(self, literal: paths.Literal) -> Path:
         return self._implied.get(literal, EMPTY)
@@ -394,15 +418,15 @@ class Flow:
         """`obj`'s object may reach `state` here (on the runs that also take `condition`), and so
         may the objects on the meta device that hold it or that it holds (`model.inp.reset_parameters()`
         initialises part of `model`: the model is as far as any part of it may have got;
-        `wrapper.to_empty()` materialises the model stored in it). Recorded also for parameters
-        and what they hold (the caller may know that they are on the meta device)."""
+        `wrapper.to_empty()` materialises the model stored in it). A caller tells a callee which
+        of its parameters are or hold one (`ObjectFacts.meta`)."""
         at = Point(self._tick(), self.path | condition)
+        if not self.meta_objects:
+            return
         found = self.canonical(obj)
-        keys = [key for key in self.meta_objects if self.contains(Obj(*key), found) or self.contains(found, Obj(*key))] if self.meta_objects else []
-        outer = (*self.param_roots.values(), self.self_root)
-        keys += [(name.root, name.attrs) for name in self.names_of(found) if name.root in outer]
-        for key in dict.fromkeys(keys):
-            self.meta_steps.append((at, key, state))
+        for key in sorted(self.meta_objects):
+            if self.contains(Obj(*key), found) or self.contains(found, Obj(*key)):
+                self.meta_steps.append((at, key, state))
 
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
@@ -583,6 +607,14 @@ class Flow:
                 return obj
         return obj
 
+    def _canonical_options(self, value: Value) -> Value:
+        """An `Either` with each object by the object it denotes (as `canonical`): stored back where
+        it was read (`self.model.gen = warp(self.model.gen)`, `self.model` one of several), it
+        is the objects, not the paths it was read by (which would then name themselves)."""
+        if not isinstance(value, Either) or not any(isinstance(option, Obj) for option in value.options):
+            return value
+        return either([self.canonical(option) if isinstance(option, Obj) else option for option in value.options])
+
     def full_state_dict(self, call: nodes.Call) -> Optional[bool]:
         """Whether a state-dict call returns a full state dict (its `options=`, as far as this
         walk knows their value); None when not visible."""
@@ -648,12 +680,7 @@ class Flow:
             if attrs in facts.certain:
                 self._certain.add((root, attrs))
         for attrs, reached in facts.meta:
-            key = (root, attrs)
-            self.meta_objects.add(key)
-            if reached.least > MetaState.META:
-                self.meta_steps.append((Point(-1, EMPTY), key, reached.least))
-            for outcome in reached.short if reached.most > reached.least else ():
-                self.meta_steps.append((Point(-1, frozenset([(outcome[0], not outcome[1])])), key, reached.most))
+            self._inherit_meta((root, attrs), reached)
         if facts.cls:
             self.classes[root] = facts.cls
         for attrs in sorted(facts.forwarded):
@@ -669,6 +696,17 @@ class Flow:
         for root, attrs in sorted(self.context.globals):
             path = _condition_path(self.scope, conditions[(root, attrs)]) if (root, attrs) in conditions else EMPTY
             self._inherit_global(root, attrs, path)
+        for key, reached in self.context.meta:
+            self._inherit_meta(key, reached)
+
+    def _inherit_meta(self, key: MetaKey, reached: Materialised) -> None:
+        """An object on the meta device as far as the caller got it: every run as far as
+        `least`, and `most` on the runs that do not take the short run's outcomes."""
+        self.meta_objects.add(key)
+        if reached.least > MetaState.META:
+            self.meta_steps.append((Point(-1, EMPTY), key, reached.least))
+        for outcome in reached.short if reached.most > reached.least else ():
+            self.meta_steps.append((Point(-1, frozenset([(outcome[0], not outcome[1])])), key, reached.most))
 
     def _inherit_global(self, root: Root, attrs: AttrPath, path: Path = EMPTY) -> None:
         """A global path sharded before this walk began (`ABOVE`: the global lies in a sharded module)."""
@@ -713,7 +751,7 @@ class Flow:
             if value.cls:
                 self.classes[obj.root] = value.cls
             if self._meta_depth:
-                self.meta_objects.add((obj.root, ()))
+                self._built_on_meta((obj.root, ()))
             return obj
         if isinstance(value, Either) and any(isinstance(option, Fresh) for option in value.options):
             # `Model() if c else load()`: each new object the value may be is one
@@ -798,6 +836,7 @@ class Flow:
         owners = [option for option in options_of(owner) if isinstance(option, Obj)]
         if owners:
             value = self._materialise(value, f"{owners[0].display}.{attr}")
+        value = self._canonical_options(value)
         for target in owners:
             if assigned is not None and known_apis.is_parameter_call(assigned, self.qualified_name):
                 self._replaced(target, node)
@@ -1904,13 +1943,16 @@ class Flow:
         """A call into a module the flows do not enter: unknown code, as for a name outside the
         tree, except that the result is an object of its own at once (so that any use of it,
         `build().model` or `for m in build()`, lands on a root the engine can ask about)."""
+        received = list(args) + list(keywords.values()) + ([receiver] if receiver is not None else [])
+        if self.meta_objects and any(self._uninitialised_within(obj) for value in received for obj in related_objects(value)):
+            self.project.demand({module})  # unknown code may initialise it: what it does decides FSD105
         self._escape(args, keywords)
         if receiver is not None:
             self.escaped.add(receiver.root)
         self.deferred.add(module)
         result = self._materialise(Fresh(None), f"<call {node.lineno}:{node.col_offset}>")
         assert isinstance(result, Obj)
-        self.project.defer(module, list(args) + list(keywords.values()) + ([receiver] if receiver is not None else []), result.root)
+        self.project.defer(module, received, result.root)
         return result
 
     def _bound_arguments(self, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Dict[str, Value]:
@@ -1984,7 +2026,24 @@ class Flow:
         shared = frozenset(flagged)
         flagged = {target: flags for target, flags in flagged.items() if flags}
         conditions = self._named_flags(tuple(sorted(flagged.items())), bound) if flagged else ()
-        return Context(tuple(params), shared, conditions), origins
+        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound)), origins
+
+    def _meta_referred(self, referred: List[Obj], bound: Dict[str, Value]) -> Tuple[Tuple[MetaKey, Materialised], ...]:
+        """The objects on the meta device that values other than objects refer to (an `Either` of
+        modules, the modules an optimizer is over) or that those hold, by this walk's names,
+        which the callee's effects on them keep: how far each got here, its short run in the
+        callee's terms. One an object argument is or holds is the callee's by that argument's
+        name (`ObjectFacts.meta`), not by a second one."""
+        if not referred or not self.meta_objects:
+            return ()
+        here = self.point()
+        named = [self.canonical(value) for value in bound.values() if isinstance(value, Obj)]
+        found = [
+            (key, self._materialisation(key, here)) for key in sorted(self.meta_objects)
+            if any(self.contains(Obj(*key), o) or self.contains(o, Obj(*key)) for o in referred)
+            and not any(self.contains(Obj(*key), o) or self.contains(o, Obj(*key)) for o in named)
+        ]
+        return self._named_meta(tuple(found), bound) if found else ()
 
     def _named_flags(self, conditions: Tuple[Tuple[_Key, Path], ...], bound: Dict[str, Value]) -> Tuple[Tuple[_Key, FlagConditions], ...]:
         """Flag literals of this walk's objects as attributes of the callee's parameters
@@ -2088,6 +2147,17 @@ class Flow:
             if exact and attrs != ABOVE and attrs not in certain and not any(map(is_wildcard, event.target.attrs)) and self._on_every_run(event, call):
                 certain.add(attrs)
 
+        def hold(stored: Obj, at: AttrPath, origin: Optional[Origin]) -> Optional[Origin]:
+            """`stored`, held at `at` below `base`: its sharded paths (and `origin`, the first)."""
+            for event in live:
+                if path_covers(stored, event.target) or path_covers(event.target, stored):
+                    extra = event.target.attrs[len(stored.attrs):] if path_covers(stored, event.target) else ()
+                    note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
+                    if origin is None:
+                        source = event.origin or Origin(event.node, self._display_name())
+                        origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
+            return origin
+
         origin: Optional[Origin] = None
         for event in live:
             target = event.target
@@ -2118,55 +2188,96 @@ class Flow:
                         if path is not None:
                             held.append((self.canonical(owner), path))
                 for stored, at in held:
-                    for event in live:
-                        if path_covers(stored, event.target) or path_covers(event.target, stored):
-                            extra = event.target.attrs[len(stored.attrs):] if path_covers(stored, event.target) else ()
-                            note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
-                            if origin is None:
-                                source = event.origin or Origin(event.node, self._display_name())
-                                origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
-        # a module stored deeper (`self.gen.model`: held by an object that `self` holds), by the path that reaches it
-        for event in live:
-            if event.target.root == base.root or not self._holders_of(event.target.root):
-                continue
-            path = self._path_inside(event.target, base)
-            if path is None or len(path) < 2 or reads is not None and path[0] not in reads:
-                continue
-            note(path, event, True)
-            if origin is None:
-                source = event.origin or Origin(event.node, self._display_name())
-                origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
+                    origin = hold(stored, at, origin)
+        # and the modules stored deeper (`self.gen.model`: held by an object that `self` holds)
+        below = self._stored_under(base, reads) if live or self.meta_objects else []
+        for at, stored in below:
+            if len(at) > 1:
+                origin = hold(stored, at, origin)
+        meta = self._meta_held(base, below, reads)
+        # the classes of the objects on the way to one of those deeper (`self.gen`, the wrapper
+        # whose forward runs the model it holds), so that the callee runs their methods
+        described = {path for path, _ in attrs}
+        toward = [path for path, _ in meta] + [path for path in sharded if path != ABOVE]
+        classes: Dict[AttrPath, List[str]] = {}  # several where the path leads to one of several objects
+        for at, stored in below:
+            cls_of = stored.cls or (self.classes.get(stored.root) if not stored.attrs else None)
+            path = anonymous_attrs(at)
+            if len(at) > 1 and cls_of and path not in described and any(len(p) > len(path) and p[: len(path)] == path for p in toward):
+                classes.setdefault(path, [])
+                if cls_of not in classes[path]:
+                    classes[path].append(cls_of)
+        attrs.extend((path, either([Obj(root, path, cls_of) for cls_of in found])) for path, found in classes.items())
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
         conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
-        return ObjectFacts(cls, frozenset(sharded), self._meta_held(base, reads), tuple(attrs), conditions, frozenset(certain)), origin
+        return ObjectFacts(cls, frozenset(sharded), meta, tuple(attrs), conditions, frozenset(certain)), origin
 
-    def _meta_held(self, base: Obj, reads: Optional[FrozenSet[str]]) -> Tuple[Tuple[AttrPath, Materialised], ...]:
-        """The objects on the meta device that `base` is or holds, by their paths from it (`()`,
-        `("model",)`: as sharded paths travel, so that a later method of the object that holds
-        the model sees how far it got), with how far each got here (`short` in this walk's terms)."""
+    def _owned_by(self, root: Root) -> List[Tuple[AttrPath, Value]]:
+        """The attributes of the objects of `root`, with their values: an index of `attr_env` by
+        owner, rebuilt only when `attr_env` changed."""
+        version, index = self._owners
+        if version != self._attr_version:
+            index = {}
+            for (owner, attrs), value in self.attr_env.items():
+                index.setdefault(owner, []).append((attrs, value))
+            self._owners = (self._attr_version, index)
+        return index.get(root, [])
+
+    def _stored_under(self, base: Obj, reads: Optional[FrozenSet[str]], depth: int = 3) -> List[Tuple[AttrPath, Obj]]:
+        """The objects stored on `base` and, a few attributes down, on what it holds, each by the
+        first path from `base` that reaches it (`("model", "generator", "model")`), among the
+        attributes the callee reads (`reads`)."""
+        found: List[Tuple[AttrPath, Obj]] = []
+        seen = {(base.root, base.attrs)}
+        frontier: List[Tuple[AttrPath, Obj]] = [((), base)]
+        for _ in range(depth):
+            following = []
+            for path, holder in frontier:
+                for attrs, value in sorted(self._owned_by(holder.root), key=lambda item: item[0]):
+                    if len(attrs) <= len(holder.attrs) or attrs[: len(holder.attrs)] != holder.attrs:
+                        continue
+                    at = path + attrs[len(holder.attrs):]
+                    if reads is not None and at[0] not in reads:
+                        continue  # the method (and the methods of self it calls) never reads it
+                    for option in options_of(value):
+                        stored = self.canonical(option) if isinstance(option, Obj) else None
+                        if stored is not None and (stored.root, stored.attrs) not in seen:
+                            seen.add((stored.root, stored.attrs))
+                            found.append((at, stored))
+                            following.append((at, stored))
+            frontier = following
+        return found
+
+    def _meta_held(self, base: Obj, below: List[Tuple[AttrPath, Obj]], reads: Optional[FrozenSet[str]]) -> Tuple[Tuple[AttrPath, Materialised], ...]:
+        """The objects on the meta device that `base` is or holds (`below`: what is stored under
+        it), by their paths from it (`()`, `("model",)`: as sharded paths travel, so that a later
+        method of the object that holds the model sees how far it got), with how far each got
+        here (`short` in this walk's terms). One this walk knows by a path (`self.model`, as its
+        caller named it) is held where that path leads."""
         if not self.meta_objects:
             return ()
         here = self.point()
         held: Dict[AttrPath, Materialised] = {}
-        for key in sorted(self.meta_objects):
-            path = self._path_inside(Obj(*key), base)
-            if path is None or path and reads is not None and path[0] not in reads:
-                continue  # the method (and the methods of self it calls) never reads it
-            held.setdefault(anonymous_attrs(path), self._materialisation(key, here))
+        for path, stored in [((), base), *below]:
+            for root, attrs in sorted(self.meta_objects):
+                if root != stored.root or attrs[: len(stored.attrs)] != stored.attrs:
+                    continue
+                at = path + attrs[len(stored.attrs):]
+                if at and reads is not None and at[0] not in reads:
+                    continue  # the method (and the methods of self it calls) never reads it
+                held.setdefault(anonymous_attrs(at), self._materialisation((root, attrs), here))
         return tuple(sorted(held.items()))
 
     def _materialisation(self, key: MetaKey, point: Point) -> Materialised:
         least, run = self._least(key, point, MetaState.META)
-        most = max((state for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point)), default=MetaState.META)
+        most = max((state for _, state in self._steps_to(key, point)), default=MetaState.META)
         return Materialised(least, most, self._with_fixes(run) if least < most else EMPTY)
 
     def _with_fixes(self, run: Path) -> Path:
         """A run's outcomes with the flags they fix (what a caller or callee can read of them)."""
         return run.union(*(self._fixes(literal) for literal in run))
 
-    def _named_meta(
-        self, meta: Tuple[Tuple[AttrPath, Materialised], ...], bound: Dict[str, Value],
-    ) -> Tuple[Tuple[AttrPath, Materialised], ...]:
+    def _named_meta(self, meta: Tuple[Tuple[_Key, Materialised], ...], bound: Dict[str, Value]) -> Tuple[Tuple[_Key, Materialised], ...]:
         """`ObjectFacts.meta` with each short run in the callee's terms: one note, which names the
         flags of the objects the callee receives by its parameters (`self.is_lora_enabled`)."""
         if not any(reached.short for _, reached in meta):
@@ -2205,31 +2316,28 @@ class Flow:
         return self.scope.name if isinstance(self.scope, nodes.ClassDef) else "module level"
 
     def _meta_summary(self) -> Dict[MetaKey, Materialised]:
-        """How far the walk took the objects it built on the meta device, and its parameters and
-        what they hold (by its own steps): on every run that leaves it (at each `return`, at its
-        end) and on some. A short run's flags about its parameters stay flags (the caller reads
-        them as its own objects'); its other outcomes become one note."""
-        outer = {*self.param_roots.values(), self.self_root}
-        floors = {key: MetaState.META for key in self.meta_objects if self.is_local(key[0])}
-        for at, key, _ in self.meta_steps:
-            if at.seq >= 0 and key[0] in outer:
-                floors.setdefault(key, MetaState.NONE)
-        found: Dict[MetaKey, Materialised] = {}
-        for key, floor in floors.items():
-            own = floor == MetaState.NONE
-            most = max((state for at, stepped, state in self.meta_steps if stepped == key and (at.seq >= 0 or not own)), default=floor)
+        """How far the walk took the objects it built on the meta device, and (by its own steps)
+        the caller's that its context named: on every run that leaves it (at each `return`, at its
+        end) and on some. A short run's flags about the caller's objects stay flags (the caller
+        reads them as its own); its other outcomes become one note."""
+        summary: Dict[MetaKey, Materialised] = {}
+        for key in self.meta_objects:
+            built = self.is_local(key[0])
+            floor = MetaState.META if built else MetaState.NONE
+            reached = [(self._least(key, point, floor, not built), point) for point in self._leaving]
+            most = max((state for point in self._leaving for _, state in self._steps_to(key, point, not built)), default=floor)
             if most == MetaState.NONE:
-                continue
-            least, run = min(
-                (self._least(key, point, floor, own) for point in self._leaving), key=lambda reached: reached[0], default=(most, EMPTY),
-            )
-            found[key] = Materialised(least, most, self._summary_short(self._with_fixes(run), outer) if least < most else EMPTY)
-        return found
+                continue  # a caller's object this walk did nothing to
+            (least, run), point = min(reached, key=lambda found: found[0][0], default=((most, EMPTY), self.point()))
+            # the run that stopped short, with the way to where it left (`if path is None: return`)
+            run = run | frozenset(literal for literal in point.path if paths.decidable(literal))
+            summary[key] = Materialised(least, most, self._summary_short(self._with_fixes(run)) if least < most else EMPTY)
+        return summary
 
-    def _summary_short(self, run: Path, outer: Set[Optional[Root]]) -> Path:
-        """A short run as a summary hands it back: its flags about parameters as they are, a test's
-        own outcome that they describe whole left out, the rest as one note."""
-        kept = frozenset(literal for literal in run if literal[0][0] == "flag" and literal[0][1] in outer or literal[0][0] == "note")
+    def _summary_short(self, run: Path) -> Path:
+        """A short run as a summary hands it back: its flags about the caller's objects as they
+        are, a test's own outcome that they describe whole left out, the rest as one note."""
+        kept = frozenset(literal for literal in run if literal[0][0] == "flag" and not self.is_local(literal[0][1]) or literal[0][0] == "note")
         rest = [
             literal for literal in sorted(run - kept, key=repr)
             if not (literal in self._captured and self._captured[literal] <= kept)
@@ -2348,18 +2456,23 @@ class Flow:
                     self._learn_classes(stored)
                     self._store(stored)  # held by an object of this walk, as `x.a = obj` here holds it
         for (root, attrs), reached in summary.meta_states.items():
-            built = root != summary.self_root and root not in summary.param_roots.values()  # on meta by the call
-            if not built and root not in by_root:
+            outer = root == summary.self_root or root in summary.param_roots.values()
+            built = not outer and root[0] == summary.key  # on meta by the call (else this walk's, as the context said)
+            if outer and root not in by_root:
                 continue
-            short = [self._mapped_literal(literal, mapper) or paths.note(paths.describe(literal) or "") if literal[0][0] == "flag" else literal for literal in reached.short]
+            # the callee's short run in this walk's terms: its flags by this walk's objects; one about
+            # a value this walk passed but cannot name (`state_dict is None` of `load(model, sd)`)
+            # is the caller's to decide, unknown here: the callee went as far as `most`
+            short = [self._mapped_literal(literal, mapper) if literal[0][0] == "flag" else literal for literal in reached.short]
+            least = reached.most if None in short else reached.least
             for mapped in mapper.objs(Obj(root, attrs)):
                 if built:
                     found = self.canonical(mapped)
-                    self.meta_objects.add((found.root, found.attrs))
-                if reached.least > MetaState.META:
-                    self._advance(mapped, reached.least)
-                for outcome in short if reached.most > reached.least else ():
-                    self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))
+                    self._built_on_meta((found.root, found.attrs))
+                if least > MetaState.META:
+                    self._advance(mapped, least)
+                for outcome in short if reached.most > least else ():
+                    self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
         result = mapper.value(summary.returns, node)
         if isinstance(result, Truth):
             result = truths.mapped(result, lambda literal: self._mapped_literal(literal, mapper))

@@ -274,6 +274,10 @@ def uncovered(
     flag it fixes. None where every run through `start` takes one whole, or where no run is
     found within `budget` steps of the search (so an unknown stays silent)."""
     ordered = sorted(set(conjunctions), key=len)
+    shared: Dict[Literal, int] = {}  # how many conjunctions each outcome is in: a run that avoids
+    for conjunction in ordered:      # several by one outcome is tried first, and worded shortest
+        for literal in conjunction:
+            shared[literal] = shared.get(literal, 0) + 1
     left = [budget]
 
     def search(taken: Path, chosen: Path, index: int) -> Optional[Path]:
@@ -285,7 +289,7 @@ def uncovered(
         conjunction = ordered[index]
         if not compatible(taken, conjunction):
             return search(taken, chosen, index + 1)  # this run already avoids it
-        for literal in sorted(conjunction - taken, key=repr):
+        for literal in sorted(conjunction - taken, key=lambda literal: (-shared[literal], *_by_own_first(literal))):
             if not decidable(literal):
                 continue
             opposite = (literal[0], not literal[1])
@@ -300,6 +304,11 @@ def uncovered(
 
 
 _ALTERNATIVE = "either@"  # the subject of the literals of `Flow._alternatives`
+
+
+def _by_own_first(literal: Literal) -> Tuple[bool, str]:
+    """This walk's tests before other functions' notes: a run is worded by the code at hand."""
+    return literal[0][0] == "note", repr(literal)
 
 
 def _source(text: str) -> str:

@@ -183,10 +183,12 @@ class Project:
         if context in seen or len(seen) < _MAX_CONTEXTS:
             seen.add(context)
             return context
+        on_meta = {key[0] for key, _ in context.meta}  # the caller's objects on the meta device that values refer to
         narrow = tuple(
             (name, replace(facts, cls=None, attrs=()) if isinstance(facts, ObjectFacts) else facts)
             for name, facts in context.params
             if isinstance(facts, ObjectFacts) and (facts.sharded or facts.meta) or isinstance(facts, (Constant, Optimizer))
+            or on_meta and not isinstance(facts, ObjectFacts) and any(o.root in on_meta for o in related_objects(facts))
         )
         widened = replace(context, params=narrow)
         seen.add(widened)
@@ -543,8 +545,9 @@ class Project:
         self._origins[result] = module
 
     def demand(self, modules: Iterable[str]) -> None:
-        """Modules a walk needs entered to decide a branch test that holds shards
-        (`fsdp_lint.analysis.deciding_modules`)."""
+        """Modules a walk needs entered: to decide a branch test that holds shards
+        (`fsdp_lint.analysis.deciding_modules`), or to see what a call into one does with a
+        model on the meta device that nothing initialised yet (unknown code may initialise it)."""
         self._deciding.update(modules)
 
     def origin(self, root: Root) -> Optional[str]:
