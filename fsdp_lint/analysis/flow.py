@@ -2461,9 +2461,9 @@ class Flow:
             if outer and root not in by_root:
                 continue
             # the callee's short run in this walk's terms: its flags by this walk's objects; one about
-            # a value this walk passed but cannot name (`state_dict is None` of `load(model, sd)`)
-            # is the caller's to decide, unknown here: the callee went as far as `most`
-            short = [self._mapped_literal(literal, mapper) if literal[0][0] == "flag" else literal for literal in reached.short]
+            # a value this walk passed but cannot name, or computed itself (`state is None` of
+            # `load(model, torch.load(path))`), is unknown here: the callee went as far as `most`
+            short = [self._named_outcome(literal, mapper) if literal[0][0] == "flag" else literal for literal in reached.short]
             least = reached.most if None in short else reached.least
             for mapped in mapper.objs(Obj(root, attrs)):
                 if built:
@@ -2491,6 +2491,15 @@ class Flow:
                 self.optimizers.append(OptimizerBuilt(seq, Optimizer(tuple(self.canonical(o) for o in mapped.over), where, optimizer.cls_name), self.path))
         return result if not isinstance(result, Unknown) else Fresh(None)
 
+
+    def _named_outcome(self, flag: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
+        """A callee's flag as an outcome of this walk's runs: about an input (a parameter, an
+        attribute of an object: `cfg.init_from`), not about a value this walk computed, whose
+        truth no test here decides (None)."""
+        mapped = self._mapped_literal(flag, mapper)
+        if mapped is None or not mapped[0][2] and self.is_local(mapped[0][1]):  # type: ignore[misc]
+            return None
+        return mapped
 
     def _mapped_literal(self, literal: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
         """A callee's literal about objects in this walk's terms (objects by what they are here);
