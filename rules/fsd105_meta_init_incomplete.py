@@ -152,11 +152,11 @@ class MetaInitIncomplete(Rule):
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         if not flow.meta_objects:
             return
-        callee = flow.value(node.func)
-        built = flow.meta_object(callee) if isinstance(callee, Obj) else None
-        if built is not None:
+        called = [option for option in flow.options(node.func) if isinstance(option, Obj)]
+        run = [built for option in called for built in flow.meta_objects_run_by(option)]
+        for built in dict.fromkeys(run):
             self._check_use(node, built, flow, "forward")
-        elif isinstance(node.func, nodes.Attribute) and node.func.attrname == "step":
+        if not run and isinstance(node.func, nodes.Attribute) and node.func.attrname == "step":
             receiver = flow.value(node.func.expr)
             for owner in receiver.over if isinstance(receiver, Optimizer) else ():
                 built = flow.meta_object(owner, inside=True)

@@ -350,6 +350,15 @@ class Flow:
                 return Obj(found.root, found.attrs[:length])
         return None
 
+    def meta_objects_run_by(self, called: Obj) -> List[Obj]:
+        """The objects on the meta device that a forward of `called` runs: itself, or those it
+        holds (a wrapper's forward runs the model stored in it, as `ran_forward` takes a forward
+        of a module around a model for one of the model)."""
+        found = self.meta_object(called)
+        if found is not None:
+            return [found]
+        return [Obj(*key) for key in sorted(self.meta_objects) if self.contains(called, Obj(*key), strict=True, must=True)]
+
     def meta_state(self, obj: Obj, point: Optional[Point] = None) -> MetaState:
         """How far the object built on the meta device that `obj` is or lies in got on some run
         to this point (or to `point`): NONE when there is none."""

@@ -426,6 +426,46 @@ def test_initialisation_of_a_meta_model_is_a_must_fact_at_the_forward():
     assert _lint({"train.py": undone}) == [("train.py", 12, "FSD105")]
 
 
+def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
+    """The forward of a module that holds a model on the meta device runs that model (as a
+    forward of a module around a sharded one ends its lazy initialisation): a sampler that calls
+    the wrapper uses the uninitialised model inside it; initialised, it is clean."""
+    files = {
+        "wrapper.py": """
+        import torch
+        from torch import nn
+
+        class Wrapper(nn.Module):
+            def __init__(self):
+                super().__init__()
+                with torch.device("meta"):
+                    self.model = Transformer()
+
+            def forward(self, x):
+                return self.model(x)
+        """,
+        "train.py": SHARD + """
+        from wrapper import Wrapper
+
+        class Sampler:
+            def __init__(self, generator):
+                self.generator = generator
+
+            def sample(self, noise):
+                return self.generator(noise)
+
+        def main(noise):
+            wrapper = Wrapper()
+            fully_shard(wrapper.model)
+            wrapper.model.to_empty(device="cuda")
+            return Sampler(wrapper).sample(noise)
+        """,
+    }
+    assert _lint(files) == [("train.py", 10, "FSD105")]
+    initialised = dict(files, **{"train.py": files["train.py"].replace('to_empty(device="cuda")', 'to_empty(device="cuda")\n            wrapper.model.init_weights()')})
+    assert _lint(initialised) == []
+
+
 def test_a_partial_carries_what_it_binds_to_whoever_calls_it():
     """`functools.partial(step, model, opt)` handed to a training loop in another module: the
     loop's call runs `step` with the bound model, sharded as the caller left it."""
