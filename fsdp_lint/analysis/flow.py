@@ -2198,10 +2198,11 @@ class Flow:
                             held.append((self.canonical(owner), path))
                 for stored, at in held:
                     origin = hold(stored, at, origin)
-        # and the modules stored deeper (`self.gen.model`: held by an object that `self` holds)
+        # and the modules stored deeper (`self.gen.model`: held by an object that `self` holds),
+        # objects of their own, not paths into another one (`fsdp._all_handles[*].flat_param`)
         below = self._stored_under(base, reads) if live or self.meta_objects else []
         for at, stored in below:
-            if len(at) > 1:
+            if len(at) > 1 and not stored.attrs:
                 origin = hold(stored, at, origin)
         meta = self._meta_held(base, below, reads)
         # the classes of the objects on the way to one of those deeper (`self.gen`, the wrapper
