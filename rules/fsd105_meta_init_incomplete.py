@@ -15,12 +15,16 @@ class MetaInitIncomplete(Rule):
     """A model built on the meta device and sharded trains before its parameters get values.
 
     ## What it does
-    Reports the first forward call (`model(batch)`) or `optimizer.step()` of a model that was
-    constructed under `with torch.device("meta"):` (or accelerate's `init_empty_weights()`) and
-    sharded, when in between the function neither allocated it with `model.to_empty(device=...)`
-    and then initialised it (`init_weights()`, `reset_parameters()`, `apply(init_fn)`, ...) nor
-    loaded weights into it (`load_state_dict(..., assign=True)`, `set_model_state_dict`, `dcp.load`).
-    Handing the model to other code in between (which may initialise it) silences the rule.
+    Reports the first forward call (`model(batch)`, or of a module that holds the model) or
+    `optimizer.step()` of a model that was constructed under `with torch.device("meta"):` (or
+    accelerate's `init_empty_weights()`) and sharded, when some run to it neither allocated it
+    with `model.to_empty(device=...)` and then initialised it (`init_weights()`,
+    `reset_parameters()`, `apply(init_fn)`, ...) nor loaded weights into it
+    (`load_state_dict(..., assign=True)`, `set_model_state_dict`, `dcp.load`): a load on one arm
+    of `if cfg.ckpt:` leaves the other arm's runs uninitialised, and the finding names them
+    ("when `cfg.ckpt` is false"). The model's state follows it across calls, returns and the
+    methods of the object that holds it. Handing the model to other code in between (which may
+    initialise it) counts as initialising it.
 
     ## Why is this bad?
     Meta tensors have no storage. Without `to_empty` the first forward fails inside FSDP's lazy
@@ -92,6 +96,17 @@ class MetaInitIncomplete(Rule):
                 model.load_state_dict(sharded_sd, assign=True)
                 return model(batch)
 
+            def build_resumed_or_fresh(ckpt, batch):
+                with torch.device("meta"):
+                    model = Transformer()
+                fully_shard(model)
+                model.to_empty(device="cuda")
+                if ckpt:
+                    set_model_state_dict(model, torch.load(ckpt), options=StateDictOptions(full_state_dict=True))
+                else:
+                    model.init_weights()
+                return model(batch)
+
             def build_by_framework(strategy, batch):
                 with torch.device("meta"):
                     model = Transformer()
@@ -142,6 +157,22 @@ class MetaInitIncomplete(Rule):
                     optimizer.step()                        # expect: FSD105
                     """,
             }
+        ),
+        Invalid(
+            """
+            import torch
+            from torch.distributed.checkpoint.state_dict import set_model_state_dict
+            from torch.distributed.fsdp import fully_shard
+
+            def main(batch, ckpt):
+                with torch.device("meta"):
+                    model = Transformer()
+                fully_shard(model)
+                model.to_empty(device="cuda")
+                if ckpt:
+                    set_model_state_dict(model, torch.load(ckpt))
+                return model(batch)                     # expect: FSD105
+            """
         ),
     ]
 
