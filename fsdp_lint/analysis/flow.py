@@ -2156,11 +2156,15 @@ class Flow:
             if exact and attrs != ABOVE and attrs not in certain and not any(map(is_wildcard, event.target.attrs)) and self._on_every_run(event, call):
                 certain.add(attrs)
 
-        def hold(stored: Obj, at: AttrPath, origin: Optional[Origin]) -> Optional[Origin]:
-            """`stored`, held at `at` below `base`: its sharded paths (and `origin`, the first)."""
+        def hold(stored: Obj, at: AttrPath, origin: Optional[Origin], deeper: bool = False) -> Optional[Origin]:
+            """`stored`, held at `at` below `base`: its sharded paths (and `origin`, the first).
+            `deeper`: held by what `base` holds, where only it and the modules inside it count,
+            by their own paths (a module it lies in is a shallower path's; a wildcard there is
+            no member: `wrapper._all_handles[*].flat_param` is none of the modules sharded)."""
             for event in live:
-                if path_covers(stored, event.target) or path_covers(event.target, stored):
-                    extra = event.target.attrs[len(stored.attrs):] if path_covers(stored, event.target) else ()
+                inside = path_must_cover(stored, event.target) if deeper else path_covers(stored, event.target)
+                if inside or not deeper and path_covers(event.target, stored):
+                    extra = event.target.attrs[len(stored.attrs):] if inside else ()
                     note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
                     if origin is None:
                         source = event.origin or Origin(event.node, self._display_name())
@@ -2198,12 +2202,11 @@ class Flow:
                             held.append((self.canonical(owner), path))
                 for stored, at in held:
                     origin = hold(stored, at, origin)
-        # and the modules stored deeper (`self.gen.model`: held by an object that `self` holds),
-        # objects of their own, not paths into another one (`fsdp._all_handles[*].flat_param`)
+        # and the modules stored deeper (`self.gen.model`: held by an object that `self` holds)
         below = self._stored_under(base, reads) if live or self.meta_objects else []
         for at, stored in below:
-            if len(at) > 1 and not stored.attrs:
-                origin = hold(stored, at, origin)
+            if len(at) > 1:
+                origin = hold(stored, at, origin, deeper=True)
         meta = self._meta_held(base, below, reads)
         # the classes of the objects on the way to one of those deeper (`self.gen`, the wrapper
         # whose forward runs the model it holds), so that the callee runs their methods
