@@ -6,7 +6,8 @@ from astroid import nodes
 
 from fsdp_lint.analysis.context import MetaState
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Obj, Optimizer, Root
+from fsdp_lint.analysis.paths import describe_run
+from fsdp_lint.analysis.values import Obj, Optimizer
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 
@@ -14,12 +15,16 @@ class MetaInitIncomplete(Rule):
     """A model built on the meta device and sharded trains before its parameters get values.
 
     ## What it does
-    Reports the first forward call (`model(batch)`) or `optimizer.step()` of a model that was
-    constructed under `with torch.device("meta"):` (or accelerate's `init_empty_weights()`) and
-    sharded, when in between the function neither allocated it with `model.to_empty(device=...)`
-    and then initialised it (`init_weights()`, `reset_parameters()`, `apply(init_fn)`, ...) nor
-    loaded weights into it (`load_state_dict(..., assign=True)`, `set_model_state_dict`, `dcp.load`).
-    Handing the model to other code in between (which may initialise it) silences the rule.
+    Reports the first forward call (`model(batch)`, or of a module that holds the model) or
+    `optimizer.step()` of a model that was constructed under `with torch.device("meta"):` (or
+    accelerate's `init_empty_weights()`) and sharded, when some run to it neither allocated it
+    with `model.to_empty(device=...)` and then initialised it (`init_weights()`,
+    `reset_parameters()`, `apply(init_fn)`, ...) nor loaded weights into it
+    (`load_state_dict(..., assign=True)`, `set_model_state_dict`, `dcp.load`): a load on one arm
+    of `if cfg.ckpt:` leaves the other arm's runs uninitialised, and the finding names them
+    ("when `cfg.ckpt` is false"). The model's state follows it across calls, returns and the
+    methods of the object that holds it. Handing the model to other code in between (which may
+    initialise it) counts as initialising it.
 
     ## Why is this bad?
     Meta tensors have no storage. Without `to_empty` the first forward fails inside FSDP's lazy
@@ -91,6 +96,17 @@ class MetaInitIncomplete(Rule):
                 model.load_state_dict(sharded_sd, assign=True)
                 return model(batch)
 
+            def build_resumed_or_fresh(ckpt, batch):
+                with torch.device("meta"):
+                    model = Transformer()
+                fully_shard(model)
+                model.to_empty(device="cuda")
+                if ckpt:
+                    set_model_state_dict(model, torch.load(ckpt), options=StateDictOptions(full_state_dict=True))
+                else:
+                    model.init_weights()
+                return model(batch)
+
             def build_by_framework(strategy, batch):
                 with torch.device("meta"):
                     model = Transformer()
@@ -142,41 +158,62 @@ class MetaInitIncomplete(Rule):
                     """,
             }
         ),
+        Invalid(
+            """
+            import torch
+            from torch.distributed.checkpoint.state_dict import set_model_state_dict
+            from torch.distributed.fsdp import fully_shard
+
+            def main(batch, ckpt):
+                with torch.device("meta"):
+                    model = Transformer()
+                fully_shard(model)
+                model.to_empty(device="cuda")
+                if ckpt:
+                    set_model_state_dict(model, torch.load(ckpt))
+                return model(batch)                     # expect: FSD105
+            """
+        ),
     ]
 
     def __init__(self, reporter):
         super().__init__(reporter)
-        self._reported: Set[Root] = set()  # this walk reports a model's first use only
+        self._reported: Set[Obj] = set()  # this walk reports a model's first use only
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        if not flow.meta_roots:
+        if not flow.meta_objects:
             return
-        callee = flow.value(node.func)
-        if isinstance(callee, Obj) and not callee.attrs and callee.root in flow.meta_roots:
-            self._check_use(node, callee, flow, "forward")
-        elif isinstance(node.func, nodes.Attribute) and node.func.attrname == "step":
+        called = [option for option in flow.options(node.func) if isinstance(option, Obj)]
+        run = [built for option in called for built in flow.meta_objects_run_by(option)]
+        for built in dict.fromkeys(run):
+            self._check_use(node, built, flow, "forward")
+        if not run and isinstance(node.func, nodes.Attribute) and node.func.attrname == "step":
             receiver = flow.value(node.func.expr)
             for owner in receiver.over if isinstance(receiver, Optimizer) else ():
-                if owner.root in flow.meta_roots:
-                    self._check_use(node, owner, flow, "`optimizer.step()`")
+                built = flow.meta_object(owner, inside=True)
+                if built is not None:
+                    self._check_use(node, built, flow, "`optimizer.step()`")
 
     def on_function_end(self, flow: Flow) -> None:
         self._reported = set()
 
     def _check_use(self, node: nodes.Call, model: Obj, flow: Flow, use: str) -> None:
-        root = model.root
-        whole = Obj(root)
-        state = flow.meta_state(whole)
-        if state >= MetaState.INITIALISED or root in self._reported:
+        found = flow.materialised(model)
+        if found is None or model in self._reported:
             return
-        if not (flow.may_be_sharded(whole) or flow.has_sharded_descendant_here(whole)):
+        state, run = found
+        if state >= MetaState.INITIALISED:
             return
-        self._reported.add(root)
-        target = whole.display
-        self.report(node, self.message.format(target=target, state=_state(state), use=use), help=self.help.format(target=target))
+        if not (flow.may_be_sharded(model) or flow.has_sharded_descendant_here(model)):
+            return
+        self._reported.add(model)
+        target = model.display
+        state_text = _state(state, describe_run(run))
+        self.report(node, self.message.format(target=target, state=state_text, use=use), help=self.help.format(target=target))
 
 
-def _state(state: MetaState) -> str:
+def _state(state: MetaState, when: str) -> str:
+    """What happened to the model, on the runs `when` describes (every run where it is empty)."""
     if state == MetaState.EMPTY:
-        return "`to_empty` gave it uninitialised memory, but nothing initialised or loaded its parameters"
-    return "was never materialised (`to_empty`) nor loaded"
+        return f"`to_empty` gave it uninitialised memory, but {f'when {when}, ' if when else ''}nothing initialised or loaded its parameters"
+    return f"{f'when {when}, ' if when else ''}was never materialised (`to_empty`) nor loaded"

@@ -48,9 +48,10 @@ class Origin:
 
 
 class MetaState(IntEnum):
-    """How far an object built on the meta device may have got toward holding real values, in
-    order: at a point, an object is in the largest state recorded on a path that reaches it (may:
-    once one path initialised it, FSD105 stays silent)."""
+    """How far an object built on the meta device got toward holding real values, in order. At a
+    point it is asked both ways: the furthest some run got (`Flow.meta_state`), and how far every
+    run got (`Flow.materialised`: loaded on one arm of `if ckpt:` only, it is not initialised
+    after the join)."""
 
     NONE = 0  # not built on the meta device
     META = 1  # built on it: no storage
@@ -59,14 +60,27 @@ class MetaState(IntEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Materialised:
+    """How far an object built on the meta device got, as a caller hands it to a callee or a
+    callee's summary hands it back: on every run (`least`), on some run (`most`), and the
+    outcomes of a run that stopped at `least` (`short`: in the receiver's terms where they are
+    about objects, flags; else notes that say how a message words them)."""
+
+    least: MetaState
+    most: MetaState
+    short: Path = EMPTY
+
+
+@dataclass(frozen=True, slots=True)
 class ObjectFacts:
     """What the caller knows of one object it passes: its class, which paths inside it are
-    sharded (`ABOVE` for a module above it), how far it got from the meta device, and the
-    values of its attributes."""
+    sharded (`ABOVE` for a module above it), how far it and the objects it holds got from the
+    meta device, and the values of its attributes."""
 
     cls: Optional[str] = None
     sharded: FrozenSet[AttrPath] = frozenset()
-    meta: MetaState = MetaState.NONE
+    # the objects built on the meta device that it is (`()`) or holds (`("model",)`), with how far each got
+    meta: Tuple[Tuple[AttrPath, Materialised], ...] = ()
     attrs: Tuple[Tuple[AttrPath, Value], ...] = ()
     # the flags every run that sharded a path fixed, as attributes of the callee's parameters:
     # `(("model",), {("self", ("world_mesh",), (), True)})` (`fsdp_lint.analysis.flags`)
@@ -84,11 +98,14 @@ class Context:
     """The calling context of one analysis of a function: facts per parameter name (only those
     bound to objects), and the sharded paths of module globals and of the caller's objects that
     other values refer to (an `Either` of modules) at the call, with the flags every run that
-    sharded one fixed, as for `ObjectFacts.conditions`."""
+    sharded one fixed, as for `ObjectFacts.conditions`, and how far those of them on the meta
+    device got."""
 
     params: Tuple[Tuple[str, ObjectFacts], ...] = ()
     globals: FrozenSet[Tuple[Root, AttrPath]] = frozenset()
     conditions: Tuple[Tuple[Tuple[Root, AttrPath], "FlagConditions"], ...] = ()
+    # the caller's objects on the meta device that those other values refer to, with how far each got
+    meta: Tuple[Tuple[Tuple[Root, AttrPath], Materialised], ...] = ()
 
     def of(self, name: str) -> Optional[ObjectFacts]:
         return next((facts for param, facts in self.params if param == name), None)
@@ -149,7 +166,8 @@ class Summary:
     escaped: Set[Root] = field(default_factory=set)
     returns: Value = UNKNOWN
     attr_writes: List[Tuple[Obj, Value]] = field(default_factory=list)
-    meta_states: Dict[Root, MetaState] = field(default_factory=dict)  # objects it built on meta, and its parameters it materialised or initialised
+    # the objects it built on meta, and those of its parameters (or held by them) it materialised or initialised
+    meta_states: Dict[Tuple[Root, AttrPath], Materialised] = field(default_factory=dict)
     optimizers: List[Optimizer] = field(default_factory=list)  # built by the call, kept or returned
     deferred: FrozenSet[str] = frozenset()  # modules it or its callees called into unentered (`Project.enter`)
     handoffs: List[Tuple[str, Optimizer]] = field(default_factory=list)  # optimizers it or its callees passed to a call, by the call's name

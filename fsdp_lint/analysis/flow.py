@@ -28,8 +28,8 @@ from astroid import nodes
 
 from fsdp_lint.analysis import class_values, deciding_modules, known_apis, paths, truths
 from fsdp_lint.analysis.context import (
-    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, MetaState, ObjectFacts, Origin, Rebuild, RootMapper, ShardEvent,
-    Summary, relative_value,
+    ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
+    ShardEvent, Summary, relative_value,
 )
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, test_truth
@@ -90,6 +90,7 @@ MAX_RULE_DEPTH = 8
 # How many levels down a calling context carries what is stored on the objects stored on a
 # parameter (`self.state.fsdp_config.sync_module_states`: two).
 STORED_DEPTH = 2
+MetaKey = Tuple[Root, AttrPath]  # an object built on the meta device, by the name a walk knows it (`meta_object`)
 _Key = TypeVar("_Key")  # what flag conditions are kept for: a sharded path of a parameter, or a shared object
 
 
@@ -197,8 +198,11 @@ class Flow:
         # context (`with torch.device("meta")`), and the objects stored into an attribute, item or
         # container (so that code elsewhere may reach them).
         self.classes: Dict[Root, str] = {}
-        self.meta_roots: Set[Root] = set()
-        self.meta_steps: List[Tuple[Point, Root, MetaState]] = []  # `to_empty`, initialisation (`meta_state`)
+        self.meta_objects: Set[MetaKey] = set()
+        self._built_on: Dict[MetaKey, Path] = {}  # the way to where each was built here: it exists on those runs only
+        self.meta_steps: List[Tuple[Point, MetaKey, MetaState]] = []  # `to_empty`, initialisation (`meta_state`)
+        self._implied: Dict[paths.Literal, Path] = {}  # the flags each test outcome fixes (`materialised`)
+        self._leaving: List[Point] = []  # where runs leave the function: its returns, its end (`_meta_summary`)
         self.stored: Set[Root] = set()
         # The modules whose code this walk could not enter (deferred calls, its own and its
         # callees'), and the functions of the tree it called: what the walk's validity and the
@@ -214,6 +218,7 @@ class Flow:
         self._adopted: Dict[Tuple[Root, AttrPath], Value] = {}  # attributes as the context gave them
         self._attr_version = 0  # bumped at every change of attr_env: keys the index below
         self._holders: Tuple[int, Dict[Root, List[Tuple[Tuple[Root, AttrPath], Obj]]]] = (-1, {})  # `_holders_of`
+        self._owners: Tuple[int, Dict[Root, List[Tuple[AttrPath, Value]]]] = (-1, {})  # `_owned_by`
         self.self_root: Optional[Root] = None
         self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
@@ -229,8 +234,9 @@ class Flow:
     def run(self) -> "Flow":
         if isinstance(self.scope, nodes.ClassDef):
             self._drive_lifecycle(self.scope)
-        else:
-            self._block(self.scope.body)
+            self._leaving.append(self.point())
+        elif self._block(self.scope.body) and not _leaves(self.scope.body):
+            self._leaving.append(self.point())
         self._demand_deciding()
         if self.listener is not None:
             self.listener.on_function_end(self)
@@ -265,14 +271,9 @@ class Flow:
         if any(isinstance(option, Truth) for option in options_of(returned)):
             returned = truths.returned(self.returns, self._returned_at)  # a described boolean, on the way to each return
         writes += _reached(local, [returned] + [value for _, value in writes])
-        meta = {root: self._furthest(root, MetaState.META) for root in self.meta_roots if self.is_local(root)}
-        for root in (*self.param_roots.values(), self.self_root):
-            state = self._furthest(root, MetaState.NONE, own=True)
-            if state:
-                meta[root] = state
         whole = Summary(
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
-            set(self.escaped), returned, writes, meta, [built.optimizer for built in self.optimizers],
+            set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
         )
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
@@ -355,31 +356,104 @@ class Flow:
         point = point or self.point()
         return [e for e in self.events if self.happens_before(Point(e.seq, e.path), point)]
 
+    def meta_object(self, obj: Obj, inside: bool = False) -> Optional[Obj]:
+        """The object built on the meta device that `obj` is (with `inside`: or lies inside), by
+        the name this walk knows it: `model` where it was built here, `self.model` in a method
+        that a caller handed the object holding it; None for other objects."""
+        if not self.meta_objects:
+            return None
+        found = self.canonical(obj)
+        for length in range(len(found.attrs), -1 if inside else len(found.attrs) - 1, -1):
+            if (found.root, found.attrs[:length]) in self.meta_objects:
+                return Obj(found.root, found.attrs[:length])
+        return None
+
+    def meta_objects_run_by(self, called: Obj) -> List[Obj]:
+        """The objects on the meta device that a forward of `called` runs: itself, or those it
+        holds (a wrapper's forward runs the model stored in it, as `ran_forward` takes a forward
+        of a module around a model for one of the model)."""
+        found = self.meta_object(called)
+        if found is not None:
+            return [found]
+        return [Obj(*key) for key in sorted(self.meta_objects) if self.contains(called, Obj(*key), strict=True, must=True)]
+
     def meta_state(self, obj: Obj, point: Optional[Point] = None) -> MetaState:
-        """How far the object `obj` belongs to may have got from the meta device at this point
-        (or at `point`): NONE when it was not built there."""
-        root = self.canonical(obj).root
-        if root not in self.meta_roots:
+        """How far the object built on the meta device that `obj` is or lies in got on some run
+        to this point (or to `point`): NONE when there is none."""
+        found = self.meta_object(obj, inside=True)
+        if found is None:
             return MetaState.NONE
-        point = point or self.point()
-        return max(
-            (state for at, stepped, state in self.meta_steps if stepped == root and self.happens_before(at, point)),
-            default=MetaState.META,
+        return max((state for _, state in self._steps_to((found.root, found.attrs), point or self.point())), default=MetaState.META)
+
+    def materialised(self, obj: Obj, point: Optional[Point] = None) -> Optional[Tuple[MetaState, Path]]:
+        """For an object built on the meta device (`meta_object`): how far every run to this
+        point (or to `point`) got it, and the outcomes of a run that got it no further, beyond the
+        point's own (empty where every run got it as far). A must-fact: after `if ckpt:
+        load(model)` the model is initialised on no run where `ckpt` is false. None for other
+        objects."""
+        found = self.meta_object(obj)
+        if found is None:
+            return None
+        return self._least((found.root, found.attrs), point or self.point(), MetaState.META)
+
+    def _least(self, key: MetaKey, point: Point, floor: MetaState, own: bool = False) -> Tuple[MetaState, Path]:
+        """The largest state above `floor` that every run to `point` took `key` to (with `own`: by
+        this walk's steps, not those its context gave), and the outcomes of a run that got it no
+        further; `floor` where some run took it nowhere."""
+        steps = self._steps_to(key, point, own)
+        start = point.path | self._built_on.get(key, EMPTY)  # a run that never built it is none of its runs
+        run = EMPTY
+        for state in (MetaState.INITIALISED, MetaState.EMPTY):
+            if state <= floor:
+                break
+            found = paths.uncovered(start, [at.path for at, reached in steps if reached >= state], self._fixes)
+            if found is None:
+                return state, run
+            run = found
+        return floor, run
+
+    def _steps_to(self, key: MetaKey, point: Point, own: bool = False) -> List[Tuple[Point, MetaState]]:
+        """The steps of `key` that a run to `point` may take (with `own`: this walk's, not those
+        its context gave), but an initialisation that a later `to_empty` on one of its runs may
+        undo: `to_empty` gives every parameter new memory, whatever was loaded before (a LoRA
+        layer's values set on the meta device, `load_state_dict(assign=True)` before it)."""
+        steps = [(at, state) for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point) and (at.seq >= 0 or not own)]
+        emptied = [at for at, state in steps if state == MetaState.EMPTY]
+        return [
+            (at, state) for at, state in steps
+            if state != MetaState.INITIALISED or not any(self.happens_before(at, later) for later in emptied)
+        ]
+
+    def _uninitialised_within(self, obj: Obj) -> bool:
+        """Whether `obj` is, lies in or holds an object on the meta device that some run to here
+        left uninitialised."""
+        found = self.canonical(obj)
+        here = self.point()
+        return any(
+            (self.contains(Obj(*key), found) or self.contains(found, Obj(*key))) and self._least(key, here, MetaState.META)[0] < MetaState.INITIALISED
+            for key in sorted(self.meta_objects)
         )
 
-    def _furthest(self, root: Optional[Root], least: MetaState, own: bool = False) -> MetaState:
-        """The largest state any path of the walk took `root` to (with `own`: by this walk's steps)."""
-        return max((state for at, stepped, state in self.meta_steps if stepped == root and (at.seq >= 0 or not own)), default=least)
+    def _built_on_meta(self, key: MetaKey) -> None:
+        self.meta_objects.add(key)
+        self._built_on.setdefault(key, self.path)
 
-    def _advance(self, obj: Obj, state: MetaState) -> None:
-        """`obj`'s object may reach `state` here, and so may the objects that hold it
-        (`model.inp.reset_parameters()` initialises part of `model`: the model's state is the
-        furthest any part of it may have got). Recorded for objects on the meta
-        device and for parameters (the caller may know that they are)."""
-        at = Point(self._tick(), self.path)
-        for root in dict.fromkeys([self.canonical(obj).root] + [name.root for name in self.names_of(obj)]):
-            if root in self.meta_roots or root in self.param_roots.values() or root == self.self_root:
-                self.meta_steps.append((at, root, state))
+    def _fixes(self, literal: paths.Literal) -> Path:
+        return self._implied.get(literal, EMPTY)
+
+    def _advance(self, obj: Obj, state: MetaState, condition: Path = EMPTY) -> None:
+        """`obj`'s object may reach `state` here (on the runs that also take `condition`), and so
+        may the objects on the meta device that hold it or that it holds (`model.inp.reset_parameters()`
+        initialises part of `model`: the model is as far as any part of it may have got;
+        `wrapper.to_empty()` materialises the model stored in it). A caller tells a callee which
+        of its parameters are or hold one (`ObjectFacts.meta`)."""
+        at = Point(self._tick(), self.path | condition)
+        if not self.meta_objects:
+            return
+        found = self.canonical(obj)
+        for key in sorted(self.meta_objects):
+            if self.contains(Obj(*key), found) or self.contains(found, Obj(*key)):
+                self.meta_steps.append((at, key, state))
 
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
@@ -560,6 +634,14 @@ class Flow:
                 return obj
         return obj
 
+    def _canonical_options(self, value: Value) -> Value:
+        """An `Either` with each object by the object it denotes (as `canonical`): stored back where
+        it was read (`self.model.gen = warp(self.model.gen)`, `self.model` one of several), it
+        is the objects, not the paths it was read by (which would then name themselves)."""
+        if not isinstance(value, Either) or not any(isinstance(option, Obj) for option in value.options):
+            return value
+        return either([self.canonical(option) if isinstance(option, Obj) else option for option in value.options])
+
     def full_state_dict(self, call: nodes.Call) -> Optional[bool]:
         """Whether a state-dict call returns a full state dict (its `options=`, as far as this
         walk knows their value); None when not visible."""
@@ -624,10 +706,8 @@ class Flow:
             self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above, path=path))
             if attrs in facts.certain:
                 self._certain.add((root, attrs))
-        if facts.meta:
-            self.meta_roots.add(root)
-        if facts.meta > MetaState.META:
-            self.meta_steps.append((Point(-1, EMPTY), root, facts.meta))
+        for attrs, reached in facts.meta:
+            self._inherit_meta((root, attrs), reached)
         if facts.cls:
             self.classes[root] = facts.cls
         for attrs in sorted(facts.forwarded):
@@ -643,6 +723,17 @@ class Flow:
         for root, attrs in sorted(self.context.globals):
             path = _condition_path(self.scope, conditions[(root, attrs)]) if (root, attrs) in conditions else EMPTY
             self._inherit_global(root, attrs, path)
+        for key, reached in self.context.meta:
+            self._inherit_meta(key, reached)
+
+    def _inherit_meta(self, key: MetaKey, reached: Materialised) -> None:
+        """An object on the meta device as far as the caller got it: every run as far as
+        `least`, and `most` on the runs that do not take the short run's outcomes."""
+        self.meta_objects.add(key)
+        if reached.least > MetaState.META:
+            self.meta_steps.append((Point(-1, EMPTY), key, reached.least))
+        for outcome in reached.short if reached.most > reached.least else ():
+            self.meta_steps.append((Point(-1, frozenset([(outcome[0], not outcome[1])])), key, reached.most))
 
     def _inherit_global(self, root: Root, attrs: AttrPath, path: Path = EMPTY) -> None:
         """A global path sharded before this walk began (`ABOVE`: the global lies in a sharded module)."""
@@ -687,7 +778,7 @@ class Flow:
             if value.cls:
                 self.classes[obj.root] = value.cls
             if self._meta_depth:
-                self.meta_roots.add(obj.root)
+                self._built_on_meta((obj.root, ()))
             return obj
         if isinstance(value, Either) and any(isinstance(option, Fresh) for option in value.options):
             # `Model() if c else load()`: each new object the value may be is one
@@ -773,6 +864,7 @@ class Flow:
         owners = [option for option in options_of(owner) if isinstance(option, Obj)]
         if owners:
             value = self._materialise(value, f"{owners[0].display}.{attr}")
+        value = self._canonical_options(value)
         for target in owners:
             if assigned is not None and known_apis.is_parameter_call(assigned, self.qualified_name):
                 self._replaced(target, node)
@@ -914,6 +1006,8 @@ class Flow:
         sharding = self._sharding_literal(test)
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
+        if fixed:
+            self._implied[own] = frozenset(fixed)
         return frozenset([own, *fixed])
 
     def _fixed(self, test: nodes.NodeNG, taken: bool) -> Path:
@@ -1118,6 +1212,7 @@ class Flow:
             self._store(returned)
             self.returns.append(returned)
             self._returned_at.append(self._object_path() if truths.of(returned) is not None else None)
+            self._leaving.append(self.point())
         elif isinstance(node, nodes.If):
             tested, narrowed = self._tested(node.test)
             if isinstance(tested, Constant):
@@ -1145,10 +1240,12 @@ class Flow:
             if in_order:
                 # A literal list of modules runs its items in order (`[*vision.blocks, vision, *layers]`).
                 start = self._snapshot()
+                first_step = len(self.meta_steps)
                 for item in in_order:
                     self._bind(node.target, item)
                     self._block(node.body)
                 self._join([start, self._snapshot()])
+                self._passed_loop(first_step)
             else:
                 element = _element_of(iterated)
                 at_least_once = known_apis.never_empty(node.iter)
@@ -1224,6 +1321,7 @@ class Flow:
         (`_next_item`)."""
         before = self._snapshot()
         ends = [] if at_least_once else [before]
+        first_step = len(self.meta_steps)
         iteration = (("iter", f"{loop.lineno}:{loop.col_offset}"),)
         for index in range(2):
             entry = self._snapshot()
@@ -1240,6 +1338,19 @@ class Flow:
             if self.env == entry.env and self.attr_env == entry.attr_env:
                 break
         self._join(ends)
+        self._passed_loop(first_step)
+
+    def _passed_loop(self, first_step: int) -> None:
+        """Where a loop ends, each object on the meta device is as far as some pass got it, on
+        every run: the tests in its body tell its items apart, not its runs (`for m in
+        model.modules(): if isinstance(m, nn.Linear): m.reset_parameters()` initialises the
+        model, although no one pass does it all)."""
+        furthest: Dict[MetaKey, MetaState] = {}
+        for _, key, state in self.meta_steps[first_step:]:
+            furthest[key] = max(furthest.get(key, MetaState.NONE), state)
+        if furthest:
+            at = Point(self._tick(), self.path)
+            self.meta_steps.extend((at, key, state) for key, state in furthest.items())
 
     # ---- expressions -----------------------------------------------------------------------------
 
@@ -1965,13 +2076,16 @@ class Flow:
         """A call into a module the flows do not enter: unknown code, as for a name outside the
         tree, except that the result is an object of its own at once (so that any use of it,
         `build().model` or `for m in build()`, lands on a root the engine can ask about)."""
+        received = list(args) + list(keywords.values()) + ([receiver] if receiver is not None else [])
+        if self.meta_objects and any(self._uninitialised_within(obj) for value in received for obj in related_objects(value)):
+            self.project.demand({module})  # unknown code may initialise it: what it does decides FSD105
         self._escape(args, keywords)
         if receiver is not None:
             self.escaped.add(receiver.root)
         self.deferred.add(module)
         result = self._materialise(Fresh(None), f"<call {node.lineno}:{node.col_offset}>")
         assert isinstance(result, Obj)
-        self.project.defer(module, list(args) + list(keywords.values()) + ([receiver] if receiver is not None else []), result.root)
+        self.project.defer(module, received, result.root)
         return result
 
     def _bound_arguments(self, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Dict[str, Value]:
@@ -2019,7 +2133,8 @@ class Flow:
                 reads = class_values.self_reads(self.project, func) if is_instance_method(func) and name == _first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
                 forwarded = self._forwarded_in(self.canonical(value)) if facts.sharded else frozenset()
-                params.append((name, replace(facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded)))
+                facts = replace(facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded, meta=self._named_meta(facts.meta, bound))
+                params.append((name, facts))
                 if origin is not None:
                     origins[name] = origin
             elif name in passed:
@@ -2045,7 +2160,24 @@ class Flow:
         shared = frozenset(flagged)
         flagged = {target: flags for target, flags in flagged.items() if flags}
         conditions = self._named_flags(tuple(sorted(flagged.items())), bound, reached) if flagged else ()
-        return Context(tuple(params), shared, conditions), origins
+        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound)), origins
+
+    def _meta_referred(self, referred: List[Obj], bound: Dict[str, Value]) -> Tuple[Tuple[MetaKey, Materialised], ...]:
+        """The objects on the meta device that values other than objects refer to (an `Either` of
+        modules, the modules an optimizer is over) or that those hold, by this walk's names,
+        which the callee's effects on them keep: how far each got here, its short run in the
+        callee's terms. One an object argument is or holds is the callee's by that argument's
+        name (`ObjectFacts.meta`), not by a second one."""
+        if not referred or not self.meta_objects:
+            return ()
+        here = self.point()
+        named = [self.canonical(value) for value in bound.values() if isinstance(value, Obj)]
+        found = [
+            (key, self._materialisation(key, here)) for key in sorted(self.meta_objects)
+            if any(self.contains(Obj(*key), o) or self.contains(o, Obj(*key)) for o in referred)
+            and not any(self.contains(Obj(*key), o) or self.contains(o, Obj(*key)) for o in named)
+        ]
+        return self._named_meta(tuple(found), bound) if found else ()
 
     def _named_flags(
         self, conditions: Tuple[Tuple[_Key, Path], ...], bound: Dict[str, Value], reached: FrozenSet[Root],
@@ -2135,7 +2267,7 @@ class Flow:
             return True  # a dict or list of models whose methods the callee may call (`models["dit"].shard()`)
         objects = [self.canonical(o) for o in related_objects(value)]
         return any(self.contains(o, e.target) or self.contains(e.target, o) for o in objects for e in live) or any(
-            o.root in self.meta_roots for o in objects
+            self.meta_object(o, inside=True) is not None for o in objects
         )
 
     def _facts_of(
@@ -2153,6 +2285,21 @@ class Flow:
             sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
             if exact and attrs != ABOVE and attrs not in certain and not any(map(is_wildcard, event.target.attrs)) and self._on_every_run(event, call):
                 certain.add(attrs)
+
+        def hold(stored: Obj, at: AttrPath, origin: Optional[Origin], deeper: bool = False) -> Optional[Origin]:
+            """`stored`, held at `at` below `base`: its sharded paths (and `origin`, the first).
+            `deeper`: held by what `base` holds, where only it and the modules inside it count,
+            by their own paths (a module it lies in is a shallower path's; a wildcard there is
+            no member: `wrapper._all_handles[*].flat_param` is none of the modules sharded)."""
+            for event in live:
+                inside = path_must_cover(stored, event.target) if deeper else path_covers(stored, event.target)
+                if inside or not deeper and path_covers(event.target, stored):
+                    extra = event.target.attrs[len(stored.attrs):] if inside else ()
+                    note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
+                    if origin is None:
+                        source = event.origin or Origin(event.node, self._display_name())
+                        origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
+            return origin
 
         origin: Optional[Origin] = None
         for event in live:
@@ -2173,6 +2320,8 @@ class Flow:
             relative = self._as_stored(value, base, root, path)
             if relative is not None and path not in attrs and (self._describes(value) if nested else self._informative(value)):
                 attrs[path] = relative
+            if nested:
+                continue  # the modules held deeper are below (`_stored_under`)
             # the modules it holds or holds the state of (`self.ema = self.model.state_dict()`:
             # `self.model`, as the callee names it), with their sharded paths
             # (not the object at that very path, as a calling context describes it: its own
@@ -2184,15 +2333,26 @@ class Flow:
                     if inside is not None:
                         held.append((self.canonical(owner), inside))
             for stored, at in held:
-                for event in live:
-                    if path_covers(stored, event.target) or path_covers(event.target, stored):
-                        extra = event.target.attrs[len(stored.attrs):] if path_covers(stored, event.target) else ()
-                        note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
-                        if origin is None:
-                            source = event.origin or Origin(event.node, self._display_name())
-                            origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
+                origin = hold(stored, at, origin)
+        # and the modules stored deeper (`self.gen.model`: held by an object that `self` holds)
+        below = self._stored_under(base, reads) if live or self.meta_objects else []
+        for at, stored in below:
+            if len(at) > 1:
+                origin = hold(stored, at, origin, deeper=True)
+        meta = self._meta_held(base, below, reads)
+        # the classes of the objects on the way to one of those deeper (`self.gen`, the wrapper
+        # whose forward runs the model it holds), so that the callee runs their methods
+        toward = [path for path, _ in meta] + [path for path in sharded if path != ABOVE]
+        classes: Dict[AttrPath, List[str]] = {}  # several where the path leads to one of several objects
+        for at, stored in below:
+            cls_of = stored.cls or (self.classes.get(stored.root) if not stored.attrs else None)
+            path = anonymous_attrs(at)
+            if len(at) > 1 and cls_of and path not in attrs and any(len(p) > len(path) and p[: len(path)] == path for p in toward):
+                classes.setdefault(path, [])
+                if cls_of not in classes[path]:
+                    classes[path].append(cls_of)
+        attrs.update((path, either([Obj(root, path, cls_of) for cls_of in found])) for path, found in classes.items())
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
-        meta = self.meta_state(base) if not base.attrs else MetaState.NONE
         conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
         return ObjectFacts(cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain)), origin
 
@@ -2241,6 +2401,142 @@ class Flow:
                 return False
         return True
 
+    def _owned_by(self, root: Root) -> List[Tuple[AttrPath, Value]]:
+        """The attributes of the objects of `root`, with their values: an index of `attr_env` by
+        owner, rebuilt only when `attr_env` changed."""
+        version, index = self._owners
+        if version != self._attr_version:
+            index = {}
+            for (owner, attrs), value in self.attr_env.items():
+                index.setdefault(owner, []).append((attrs, value))
+            self._owners = (self._attr_version, index)
+        return index.get(root, [])
+
+    def _stored_under(self, base: Obj, reads: Optional[FrozenSet[str]], depth: int = 3) -> List[Tuple[AttrPath, Obj]]:
+        """The objects stored on `base` and, a few attributes down, on what it holds, each by the
+        first path from `base` that reaches it (`("model", "generator", "model")`), among the
+        attributes the callee reads (`reads`)."""
+        found: List[Tuple[AttrPath, Obj]] = []
+        seen = {(base.root, base.attrs)}
+        frontier: List[Tuple[AttrPath, Obj]] = [((), base)]
+        for _ in range(depth):
+            following = []
+            for path, holder in frontier:
+                for attrs, value in sorted(self._owned_by(holder.root), key=lambda item: item[0]):
+                    if len(attrs) <= len(holder.attrs) or attrs[: len(holder.attrs)] != holder.attrs:
+                        continue
+                    at = path + attrs[len(holder.attrs):]
+                    if reads is not None and at[0] not in reads:
+                        continue  # the method (and the methods of self it calls) never reads it
+                    for option in options_of(value):
+                        stored = self.canonical(option) if isinstance(option, Obj) else None
+                        if stored is not None and (stored.root, stored.attrs) not in seen:
+                            seen.add((stored.root, stored.attrs))
+                            found.append((at, stored))
+                            following.append((at, stored))
+            frontier = following
+        return found
+
+    def _meta_held(self, base: Obj, below: List[Tuple[AttrPath, Obj]], reads: Optional[FrozenSet[str]]) -> Tuple[Tuple[AttrPath, Materialised], ...]:
+        """The objects on the meta device that `base` is or holds (`below`: what is stored under
+        it), by their paths from it (`()`, `("model",)`: as sharded paths travel, so that a later
+        method of the object that holds the model sees how far it got), with how far each got
+        here (`short` in this walk's terms). One this walk knows by a path (`self.model`, as its
+        caller named it) is held where that path leads."""
+        if not self.meta_objects:
+            return ()
+        here = self.point()
+        held: Dict[AttrPath, Materialised] = {}
+        for path, stored in [((), base), *below]:
+            for root, attrs in sorted(self.meta_objects):
+                if root != stored.root or attrs[: len(stored.attrs)] != stored.attrs:
+                    continue
+                at = path + attrs[len(stored.attrs):]
+                if at and reads is not None and at[0] not in reads:
+                    continue  # the method (and the methods of self it calls) never reads it
+                held.setdefault(anonymous_attrs(at), self._materialisation((root, attrs), here))
+        return tuple(sorted(held.items()))
+
+    def _materialisation(self, key: MetaKey, point: Point) -> Materialised:
+        least, run = self._least(key, point, MetaState.META)
+        most = max((state for _, state in self._steps_to(key, point)), default=MetaState.META)
+        return Materialised(least, most, self._with_fixes(run) if least < most else EMPTY)
+
+    def _with_fixes(self, run: Path) -> Path:
+        """A run's outcomes with the flags they fix (what a caller or callee can read of them)."""
+        return run.union(*(self._fixes(literal) for literal in run))
+
+    def _named_meta(self, meta: Tuple[Tuple[_Key, Materialised], ...], bound: Dict[str, Value]) -> Tuple[Tuple[_Key, Materialised], ...]:
+        """`ObjectFacts.meta` with each short run in the callee's terms: one note, which names the
+        flags of the objects the callee receives by its parameters (`self.is_lora_enabled`)."""
+        if not any(reached.short for _, reached in meta):
+            return meta
+        named = []
+        for attrs, reached in meta:
+            if reached.short:
+                reached = replace(reached, short=frozenset([paths.note(self._worded(reached.short, bound))]))
+            named.append((attrs, reached))
+        return tuple(named)
+
+    def _worded(self, run: Path, bound: Dict[str, Value]) -> str:
+        """A run of this walk as a callee's message words it."""
+        own, others = [], []
+        for literal in sorted(run, key=repr):
+            if literal[0][0] == "note":
+                others.append(paths.describe(literal))
+                continue
+            named = self._named_flags(((None, frozenset([literal])),), bound, frozenset()) if literal[0][0] == "flag" else ()
+            if named:
+                name, attrs, test, value = min(named[0][1], key=repr)  # by one parameter that holds it
+                others.append(paths.describe(paths.flag((self.key, name, 0), attrs, value, test)))
+            else:
+                own.append(paths.describe(literal))
+        texts = list(dict.fromkeys(text for text in others if text))
+        words = " and ".join(dict.fromkeys(text for text in own if text))
+        if words:
+            texts.append(f"{words} (in `{self._where()}`)")
+        return " and ".join(texts)
+
+    def _where(self) -> str:
+        """This walk's function as a message names it (`Trainer.__init__`)."""
+        if isinstance(self.scope, nodes.FunctionDef):
+            owner = self.scope.parent
+            return f"{owner.name}.{self.scope.name}" if isinstance(owner, nodes.ClassDef) else self.scope.name
+        return self.scope.name if isinstance(self.scope, nodes.ClassDef) else "module level"
+
+    def _meta_summary(self) -> Dict[MetaKey, Materialised]:
+        """How far the walk took the objects it built on the meta device, and (by its own steps)
+        the caller's that its context named: on every run that leaves it (at each `return`, at its
+        end) and on some. A short run's flags about the caller's objects stay flags (the caller
+        reads them as its own); its other outcomes become one note."""
+        summary: Dict[MetaKey, Materialised] = {}
+        for key in self.meta_objects:
+            built = self.is_local(key[0])
+            floor = MetaState.META if built else MetaState.NONE
+            reached = [(self._least(key, point, floor, not built), point) for point in self._leaving]
+            most = max((state for point in self._leaving for _, state in self._steps_to(key, point, not built)), default=floor)
+            if most == MetaState.NONE:
+                continue  # a caller's object this walk did nothing to
+            (least, run), point = min(reached, key=lambda found: found[0][0], default=((most, EMPTY), self.point()))
+            # the run that stopped short, with the way to where it left (`if path is None: return`)
+            run = run | frozenset(literal for literal in point.path if paths.decidable(literal))
+            summary[key] = Materialised(least, most, self._summary_short(self._with_fixes(run)) if least < most else EMPTY)
+        return summary
+
+    def _summary_short(self, run: Path) -> Path:
+        """A short run as a summary hands it back: its flags about the caller's objects as they
+        are, a test's own outcome that they describe whole left out, the rest as one note."""
+        kept = {literal for literal in run if literal[0][0] == "flag" and not self.is_local(literal[0][1]) or literal[0][0] == "note"}
+        rest = []
+        for literal in sorted(run - kept, key=repr):
+            described = self._captured.get(literal)
+            if described is not None and not any(self.is_local(flag[0][1]) for flag in described):
+                kept |= described  # a test of a parameter (`if state is None: return`): the caller's object
+            else:
+                rest.append(literal)
+        words = paths.describe_run(rest)
+        return frozenset(kept | {paths.note(f"{words} (in `{self._where()}`)")} if words else kept)
+
     def _forwarded_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths of `base` (`()` for it or a module around it) that ran a forward after
         their sharding on a path to here, as `ObjectFacts.forwarded` hands them on."""
@@ -2261,7 +2557,7 @@ class Flow:
         (the rest would only multiply the contexts a method is analysed in)."""
         for option in options_of(value):
             if isinstance(option, Obj):
-                if option.cls or option.root in self.meta_roots or self.is_local(option.root) or option.root in self.classes:
+                if option.cls or self.meta_object(option, inside=True) is not None or self.is_local(option.root) or option.root in self.classes:
                     return True
             elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container, Constant)):
                 if not isinstance(option, Constant) or option.travels:
@@ -2356,15 +2652,24 @@ class Flow:
                     self._stored_at[(target.root, target.attrs)] = seq
                     self._learn_classes(stored)
                     self._store(stored)  # held by an object of this walk, as `x.a = obj` here holds it
-        for root, state in summary.meta_states.items():
-            built = root != summary.self_root and root not in summary.param_roots.values()  # on meta by the call
-            if not built and root not in by_root:
+        for (root, attrs), reached in summary.meta_states.items():
+            outer = root == summary.self_root or root in summary.param_roots.values()
+            built = not outer and root[0] == summary.key  # on meta by the call (else this walk's, as the context said)
+            if outer and root not in by_root:
                 continue
-            for mapped in mapper.objs(Obj(root)):
+            # the callee's short run in this walk's terms: its flags by this walk's objects; one about
+            # a value this walk passed but cannot name, or computed itself (`state is None` of
+            # `load(model, torch.load(path))`), is unknown here: the callee went as far as `most`
+            short = [self._named_outcome(literal, mapper) if literal[0][0] == "flag" else literal for literal in reached.short]
+            least = reached.most if None in short else reached.least
+            for mapped in mapper.objs(Obj(root, attrs)):
                 if built:
-                    self.meta_roots.add(mapped.root)
-                if state > MetaState.META:
-                    self.meta_steps.append((Point(seq, self.path), self.canonical(mapped).root, state))
+                    found = self.canonical(mapped)
+                    self._built_on_meta((found.root, found.attrs))
+                if least > MetaState.META:
+                    self._advance(mapped, least)
+                for outcome in short if reached.most > least else ():
+                    self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
         result = mapper.value(summary.returns, node)
         if isinstance(result, Truth):
             result = truths.mapped(result, lambda literal: self._mapped_literal(literal, mapper))
@@ -2383,6 +2688,15 @@ class Flow:
                 self.optimizers.append(OptimizerBuilt(seq, Optimizer(tuple(self.canonical(o) for o in mapped.over), where, optimizer.cls_name), self.path))
         return result if not isinstance(result, Unknown) else Fresh(None)
 
+
+    def _named_outcome(self, flag: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
+        """A callee's flag as an outcome of this walk's runs: about an input (a parameter, an
+        attribute of an object: `cfg.init_from`), not about a value this walk computed, whose
+        truth no test here decides (None)."""
+        mapped = self._mapped_literal(flag, mapper)
+        if mapped is None or not mapped[0][2] and self.is_local(mapped[0][1]):  # type: ignore[misc]
+            return None
+        return mapped
 
     def _mapped_literal(self, literal: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
         """A callee's literal about objects in this walk's terms (objects by what they are here);

@@ -39,7 +39,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, Optional, Tupl
 
 from astroid import nodes
 
-from fsdp_lint.analysis.values import Root
+from fsdp_lint.analysis.values import Obj, Root
 
 # ("bool", text) or ("eq", subject text, constant repr), where text carries the versions of its
 # names; ("flag", root, attribute path, test) for an attribute of an object; ("same", (root,
@@ -237,3 +237,98 @@ def attribute_chain(expr: nodes.NodeNG) -> Optional[str]:
     """`self.a.b` as text when it is a plain chain of names, else None."""
     chain = name_chain(expr)
     return ".".join(chain) if chain is not None else None
+
+
+def note(text: str) -> Literal:
+    """An outcome another function took, known only by how a message words it (`path` is None,
+    in `load`): the runs of a callee or a caller that left an object short of initialised
+    (`Flow.materialised`), which no test of this walk decides."""
+    return ("note", text), True
+
+
+def describe(literal: Literal) -> Optional[str]:
+    """How a message words an outcome (`` `cfg.ckpt` is false ``); None for outcomes no one wrote
+    (a loop's later pass, one of the values a call ran on, a run that left the function)."""
+    atom, taken = literal
+    kind = atom[0]
+    if kind == "bool":
+        return f"`{_source(atom[1])}` is {'true' if taken else 'false'}"  # type: ignore[arg-type]
+    if kind == "eq" and not str(atom[1]).startswith(_ALTERNATIVE):
+        subject, constant = _source(atom[1]), atom[2]  # type: ignore[arg-type]
+        if constant == "None":
+            return f"`{subject} is {'' if taken else 'not '}None`"
+        return f"`{subject} {'==' if taken else '!='} {constant}`"
+    if kind == "flag":
+        text = Obj(atom[1], atom[2]).display  # type: ignore[arg-type]
+        test = atom[3]
+        if test == TRUTH:
+            return f"`{text}` is {'true' if taken else 'false'}"
+        return f"`{text} {'==' if taken else '!='} {test[0]!r}`"  # type: ignore[index]
+    if kind == "note":
+        return str(atom[1]) if taken else f"not ({atom[1]})"
+    return None
+
+
+def describe_run(run: Iterable[Literal]) -> str:
+    """The outcomes of a run, as a message words them (those no one wrote left out)."""
+    return " and ".join(dict.fromkeys(text for text in map(describe, sorted(run, key=repr)) if text))
+
+
+def decidable(literal: Literal) -> bool:
+    """Whether a run can be told apart by this outcome: a test the code wrote (or another
+    function's, as a note), not a loop's later pass, one of the values a call ran on (`either@`),
+    nor a run that left the function."""
+    kind = literal[0][0]
+    return kind in ("bool", "flag", "note") or kind == "eq" and not str(literal[0][1]).startswith(_ALTERNATIVE)
+
+
+def uncovered(
+    start: Path, conjunctions: Iterable[Path], implied: Callable[[Literal], Path] = lambda literal: EMPTY, budget: int = 256,
+) -> Optional[Path]:
+    """A run through `start` that takes none of `conjunctions` whole (a must-fact fails on it):
+    the outcomes it takes beyond `start`, each the opposite of one of a conjunction's that the
+    code wrote (`decidable`). Taking one takes what it fixes too (`implied`: the flags a test's
+    own outcome fixes), so that no run takes `if a.x:`'s own outcome and the opposite of the
+    flag it fixes. None where every run through `start` takes one whole, or where no run is
+    found within `budget` steps of the search (so an unknown stays silent)."""
+    ordered = sorted(set(conjunctions), key=len)
+    shared: Dict[Literal, int] = {}  # how many conjunctions each outcome is in: a run that avoids
+    for conjunction in ordered:      # several by one outcome is tried first, and worded shortest
+        for literal in conjunction:
+            shared[literal] = shared.get(literal, 0) + 1
+    left = [budget]
+
+    def search(taken: Path, chosen: Path, index: int) -> Optional[Path]:
+        if index == len(ordered):
+            return chosen
+        left[0] -= 1
+        if left[0] < 0:
+            return None
+        conjunction = ordered[index]
+        if not compatible(taken, conjunction):
+            return search(taken, chosen, index + 1)  # this run already avoids it
+        for literal in sorted(conjunction - taken, key=lambda literal: (-shared[literal], *_by_own_first(literal))):
+            if not decidable(literal):
+                continue
+            opposite = (literal[0], not literal[1])
+            step = frozenset([opposite]) | implied(opposite)
+            if compatible(taken, step):
+                found = search(taken | step, chosen | {opposite}, index + 1)
+                if found is not None:
+                    return found
+        return None
+
+    return search(start, EMPTY, 0)
+
+
+_ALTERNATIVE = "either@"  # the subject of the literals of `Flow._alternatives`
+
+
+def _by_own_first(literal: Literal) -> Tuple[bool, str]:
+    """This walk's tests before other functions' notes: a run is worded by the code at hand."""
+    return literal[0][0] == "note", repr(literal)
+
+
+def _source(text: str) -> str:
+    """A test's text without the versions of the names it reads (`_text`)."""
+    return text.rpartition("|")[0]

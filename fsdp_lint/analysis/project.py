@@ -184,6 +184,7 @@ class Project:
         if context in seen or len(seen) < _MAX_CONTEXTS:
             seen.add(context)
             return context
+        on_meta = {key[0] for key, _ in context.meta}  # the caller's objects on the meta device that values refer to
         narrow = []
         for name, facts in context.params:
             if isinstance(facts, ObjectFacts):
@@ -193,7 +194,7 @@ class Project:
                 chosen = tuple((attrs, value) for attrs, value in facts.attrs if self._is_choice(value))
                 if facts.sharded or facts.meta or cls or chosen:
                     narrow.append((name, replace(facts, cls=cls, attrs=chosen)))
-            elif isinstance(facts, (Constant, Optimizer)):
+            elif isinstance(facts, (Constant, Optimizer)) or on_meta and any(o.root in on_meta for o in related_objects(facts)):
                 narrow.append((name, facts))
         widened = replace(context, params=tuple(narrow))
         seen.add(widened)
@@ -553,8 +554,9 @@ class Project:
         self._origins[result] = module
 
     def demand(self, modules: Iterable[str]) -> None:
-        """Modules a walk needs entered to decide a branch test that holds shards
-        (`fsdp_lint.analysis.deciding_modules`)."""
+        """Modules a walk needs entered: to decide a branch test that holds shards
+        (`fsdp_lint.analysis.deciding_modules`), or to see what a call into one does with a
+        model on the meta device that nothing initialised yet (unknown code may initialise it)."""
         self._deciding.update(modules)
 
     def origin(self, root: Root) -> Optional[str]:

@@ -378,6 +378,94 @@ def test_a_meta_model_loaded_on_one_path_only_is_uninitialised_on_the_other():
     assert _lint(files) == [("train.py", 13, "FSD105")]
 
 
+def test_initialisation_of_a_meta_model_is_a_must_fact_at_the_forward():
+    """After `to_empty`, the model is initialised at a forward only where every run to it
+    initialised or loaded it: a load on one arm of `if ckpt:` leaves the runs where `ckpt` is
+    false with uninitialised memory, and the finding says which runs those are. An `else` that
+    initialises, a loop whose passes initialise the parts (tests inside it tell items apart,
+    not runs), and a helper whose test of its argument the caller decides are clean; an
+    initialisation before `to_empty` is undone by it."""
+    program = SHARD + """
+    import torch
+    from torch.distributed.checkpoint.state_dict import set_model_state_dict
+
+    def main(batch, ckpt):
+        with torch.device("meta"):
+            model = Transformer()
+        fully_shard(model)
+        model.to_empty(device="cuda")
+        if ckpt:
+            set_model_state_dict(model, torch.load(ckpt))
+        return model(batch)
+    """
+    found = lint_sources({"train.py": _source(program)}, LintOptions()).violations
+    assert [(v.line, v.code) for v in found] == [(13, "FSD105")]
+    assert "when `ckpt` is false," in found[0].message
+    initialised_else = program.replace(
+        "            set_model_state_dict(model, torch.load(ckpt))\n",
+        "            set_model_state_dict(model, torch.load(ckpt))\n        else:\n            model.init_weights()\n",
+    )
+    assert _lint({"train.py": initialised_else}) == []
+    per_part = program.replace(
+        "        if ckpt:\n            set_model_state_dict(model, torch.load(ckpt))\n",
+        "        for module in model.modules():\n            if isinstance(module, torch.nn.Linear):\n                module.reset_parameters()\n",
+    )
+    assert _lint({"train.py": per_part}) == []
+    helper = {
+        "load.py": "from torch.distributed.checkpoint.state_dict import set_model_state_dict\n\n"
+        "def load(model, state):\n    if state is None:\n        return\n    set_model_state_dict(model, state)\n",
+        "train.py": program.replace("from torch.distributed.checkpoint.state_dict import set_model_state_dict", "from load import load").replace(
+            "        if ckpt:\n            set_model_state_dict(model, torch.load(ckpt))\n", "        load(model, torch.load(ckpt))\n",
+        ),
+    }
+    assert _lint(helper) == []
+    undone = program.replace(
+        "        model.to_empty(device=\"cuda\")\n        if ckpt:\n            set_model_state_dict(model, torch.load(ckpt))\n",
+        "        model.init_weights()\n        model.to_empty(device=\"cuda\")\n",
+    )
+    assert _lint({"train.py": undone}) == [("train.py", 12, "FSD105")]
+
+
+def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
+    """The forward of a module that holds a model on the meta device runs that model (as a
+    forward of a module around a sharded one ends its lazy initialisation): a sampler that calls
+    the wrapper uses the uninitialised model inside it; initialised, it is clean."""
+    files = {
+        "wrapper.py": """
+        import torch
+        from torch import nn
+
+        class Wrapper(nn.Module):
+            def __init__(self):
+                super().__init__()
+                with torch.device("meta"):
+                    self.model = Transformer()
+
+            def forward(self, x):
+                return self.model(x)
+        """,
+        "train.py": SHARD + """
+        from wrapper import Wrapper
+
+        class Sampler:
+            def __init__(self, generator):
+                self.generator = generator
+
+            def sample(self, noise):
+                return self.generator(noise)
+
+        def main(noise):
+            wrapper = Wrapper()
+            fully_shard(wrapper.model)
+            wrapper.model.to_empty(device="cuda")
+            return Sampler(wrapper).sample(noise)
+        """,
+    }
+    assert _lint(files) == [("train.py", 10, "FSD105")]
+    initialised = dict(files, **{"train.py": files["train.py"].replace('to_empty(device="cuda")', 'to_empty(device="cuda")\n            wrapper.model.init_weights()')})
+    assert _lint(initialised) == []
+
+
 def test_a_partial_carries_what_it_binds_to_whoever_calls_it():
     """`functools.partial(step, model, opt)` handed to a training loop in another module: the
     loop's call runs `step` with the bound model, sharded as the caller left it."""
