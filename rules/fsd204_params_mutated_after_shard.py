@@ -176,8 +176,8 @@ class ParamsMutatedAfterShard(Rule):
             if _is_parameter(node.args[2], flow) and owner is not None:
                 self._report(node, "a new `nn.Parameter` set with `setattr`", owner)
             return
-        if not isinstance(func, nodes.Attribute):
-            return
+        if not isinstance(func, nodes.Attribute) or not (func.attrname in CASTING_METHODS or func.attrname in ("to", "register_parameter")):
+            return  # (asked of every call: the receiver's sharding only for the methods reported)
         # a tensor's `.to(dtype)` (a parameter, its `.data`) returns a copy: only a module's casts its parameters
         receiver = next((o for o in flow.options(func.expr) if isinstance(o, Obj) and not flow.is_tensor(o)
                          and flow.sharded_here(o, must=True) is not None), None)

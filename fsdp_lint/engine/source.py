@@ -7,7 +7,7 @@ import io
 import sys
 import tokenize
 from dataclasses import dataclass
-from typing import List, Optional, Tuple, Union
+from typing import List, Mapping, Optional, Tuple, Union
 
 from astroid import nodes
 from astroid.builder import AstroidBuilder
@@ -87,12 +87,17 @@ def decode(data: bytes, display: str) -> Union[str, Violation]:
 
 
 def parse(
-    text: str, module_name: str, path: str, display: str, target: Optional[newer_syntax.Version] = None,
+    text: str, module_name: str, path: str, display: str, target: Optional[newer_syntax.Version] = None, raw: Optional[bytes] = None,
 ) -> Union[nodes.Module, Violation]:
     """The module, or why it cannot be analysed. `target` is the oldest Python the project supports
-    (`target-version`, `requires-python`), None where it declares none."""
+    (`target-version`, `requires-python`), None where it declares none. `raw`: the file's bytes,
+    which the module keeps as its `file_bytes` where they are the UTF-8 text astroid makes (the
+    run keeps them anyway: one copy, not two)."""
     try:
-        return _builder().string_build(text, modname=module_name, path=path)
+        module = _builder().string_build(text, modname=module_name, path=path)
+        if raw is not None and module.file_bytes == raw:
+            module.file_bytes = raw
+        return module
     except AstroidSyntaxError as error:
         cause = error.error if isinstance(getattr(error, "error", None), SyntaxError) else None
         if cause is None:
@@ -144,8 +149,13 @@ def character_column(line_text: str, byte_offset: int) -> int:
 @dataclass
 class ParsedFile:
     display: str
-    text: str
     tree: nodes.Module
+    texts: Mapping[str, str]  # the run's sources by display path (a disk run's decodes them when asked)
+
+    @property
+    def text(self) -> str:
+        """Asked for only where a file has findings (its `noqa` comments, its lines): not kept."""
+        return self.texts[self.display]
 
     def line(self, number: int) -> str:
         lines = self.lines

@@ -258,11 +258,11 @@ class _State:
         if path in self.parsed or path in self.broken:
             return self.parsed.get(path)
         text = self.tree.texts[path]
-        built = parse(text, self.tree.names[path], os.path.abspath(path), path, self.tree.target_version)
+        built = parse(text, self.tree.names[path], os.path.abspath(path), path, self.tree.target_version, self.tree.data.get(path))
         if isinstance(built, Violation):
             self.broken[path] = built
             return None
-        self.parsed[path] = ParsedFile(path, text, built)
+        self.parsed[path] = ParsedFile(path, built, self.tree.texts)
         return self.parsed[path]
 
     def load(self, module: str) -> Optional[nodes.Module]:
