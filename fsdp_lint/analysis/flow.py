@@ -1679,6 +1679,10 @@ class Flow:
             self.forwards.extend((Point(seq, self.path | guard), module) for module, guard in modules)
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
+        if known_apis.dcp_function(qname) in ("load", "load_state_dict"):  # loads in place into the tensors it is given
+            for state in contained(args[0] if args else keywords.get("state_dict", UNKNOWN), StateDict):
+                if isinstance(state.owner, Obj) and not state.copies:
+                    self._advance(state.owner, MetaState.INITIALISED)
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
             self._rebuilding_call(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:

@@ -1614,3 +1614,39 @@ def test_isinstance_is_decided_from_the_class_each_value_was_built_from():
     # a class nothing is known of (built by unknown code) stays undecided: both arms may run
     unknown = train.replace("BIND", bind["if-else"].replace("WRAP", "wrap_model")).replace("TEST", "isinstance(model, DDP)")
     assert _lint({"train.py": unknown.replace("nn.Linear(4, 4)", "build_model()")}) == [("train.py", _line(unknown, "model.no_sync()"), "FSD203")]
+
+
+def test_a_dcp_load_into_a_models_state_dict_initialises_the_model():
+    """`dcp.load` loads in place into the tensors of the state dict it is given, so loading into
+    `get_model_state_dict(model)` (lingua's `load_from_checkpoint`, a helper that fills a dict
+    under a key it is passed) initialises a model that `to_empty` left uninitialised; loading
+    into another module's state dict does not."""
+    helper = """
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint.state_dict import get_model_state_dict
+
+    def load_from_checkpoint(ckpt_dir, model, model_key="model"):
+        state_dict = {}
+        state_dict[model_key] = get_model_state_dict(model)
+        dcp.load(state_dict, checkpoint_id=ckpt_dir)
+    """
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import load_from_checkpoint
+
+    def train(args, batch):
+        with torch.device("meta"):
+            model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 4))
+        teacher = nn.Linear(4, 4)
+        fully_shard(model)
+        model.to_empty(device="cuda")
+        if args.init_ckpt_path:
+            load_from_checkpoint(args.init_ckpt_path, LOADED)
+        else:
+            for layer in model:
+                layer.reset_parameters()
+        return model(batch)
+    """
+    assert _lint({"ckpt.py": helper, "train.py": train.replace("LOADED", "model")}) == []
+    assert _lint({"ckpt.py": helper, "train.py": train.replace("LOADED", "teacher")}) == [("train.py", 18, "FSD105")]
