@@ -2059,12 +2059,16 @@ class Flow:
         module = args[0] if args else keywords.get("model", UNKNOWN)
         if getter == "get_optimizer_state_dict" and len(args) > 1 and isinstance(args[1], Optimizer):
             return StateDict(args[1])
-        if isinstance(module, Obj):
+        optim = args[1] if len(args) > 1 else keywords.get("optimizers", UNKNOWN)
+
+        def of(option: Value) -> Value:  # the state dict of each module the argument may be
+            if not isinstance(option, Obj):
+                return UNKNOWN
             if getter == "get_state_dict":
-                optim = args[1] if len(args) > 1 else keywords.get("optimizers", UNKNOWN)
-                return Container((StateDict(module),) + ((StateDict(optim),) if isinstance(optim, Optimizer) else ()))
-            return StateDict(module)
-        return UNKNOWN
+                return Container((StateDict(option),) + ((StateDict(optim),) if isinstance(optim, Optimizer) else ()))
+            return StateDict(option)
+
+        return mapped_options(module, of)
 
     def _escape(self, args: List[Value], keywords: Dict[Optional[str], Value]) -> None:
         """The values are handed to unknown code: it may keep them, and may initialise the modules."""
