@@ -425,12 +425,13 @@ class Flow:
         ]
 
     def _uninitialised_within(self, obj: Obj) -> bool:
-        """Whether `obj` is, lies in or holds an object on the meta device that some run to here
-        left uninitialised."""
+        """Whether `obj` is, lies in or holds a sharded object on the meta device that some run to
+        here left uninitialised (what FSD105 asks of a model)."""
         found = self.canonical(obj)
         here = self.point()
         return any(
-            (self.contains(Obj(*key), found) or self.contains(found, Obj(*key))) and self._least(key, here, MetaState.META)[0] < MetaState.INITIALISED
+            (self.contains(Obj(*key), found) or self.contains(found, Obj(*key))) and self.may_hold_shards(Obj(*key))
+            and self._least(key, here, MetaState.META)[0] < MetaState.INITIALISED
             for key in sorted(self.meta_objects)
         )
 
