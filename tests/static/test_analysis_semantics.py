@@ -1414,3 +1414,23 @@ def test_a_state_dict_kept_on_self_is_saved_in_a_later_method():
         "    import torch.distributed as dist\n    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict\n",
     ).replace("self.model.state_dict()", "get_model_state_dict(self.model, options=StateDictOptions(full_state_dict=True))")
     assert "get_model_state_dict(self.model" in full and _lint({"trainer.py": full}) == []
+
+
+@pytest.mark.parametrize("test", ['"mesh" in options', "len(options) > 1"])
+@pytest.mark.parametrize("change, expected", [("", []), ("options.update(extra)", [("setup.py", 8, "FSD202")]), ('del options["reshard"]', [("setup.py", 8, "FSD202")])])
+def test_a_dict_of_known_keys_decides_membership_and_size_until_its_keys_change(test, change, expected):
+    """`"mesh" in options` and `len(options) > 1` on a dict built with one key are false, so the
+    model is never sharded after the optimizer is built; once `update` or `del` changed its keys
+    (to what the walk does not follow), both arms may run."""
+    setup = SHARD + f"""
+    import torch
+
+    def setup(model, extra):
+        options = {{"reshard": True}}
+        {change}
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        if {test}:
+            fully_shard(model)
+        return optimizer
+    """
+    assert _lint({"setup.py": setup, "train.py": "from setup import setup\nsetup(Model(), {})\n"}) == expected
