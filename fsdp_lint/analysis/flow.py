@@ -77,6 +77,7 @@ from fsdp_lint.analysis.values import (
     path_covers,
     path_must_cover,
     related_objects,
+    size,
     truth,
 )
 
@@ -1208,6 +1209,11 @@ class Flow:
                     self._bind(node.target, _grown(self.env[node.target.name], value))  # `params += [...]`: a list gains items
         elif isinstance(node, nodes.Expr):
             self._eval(node.value)
+        elif isinstance(node, nodes.Delete):
+            for target in node.targets:  # `del args["tp"]`: the dict's keys are no longer known
+                self._eval(target)
+                if isinstance(target, nodes.Subscript) and isinstance(target.value, nodes.Name) and target.value.name in self.env:
+                    self.env[target.value.name] = _keys_unknown(self.env[target.value.name])
         elif isinstance(node, nodes.Return):
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
             self._store(returned)
@@ -1798,6 +1804,15 @@ class Flow:
                     self.attr_env[key] = grown
                     self._attr_version += 1
             return Constant(None)
+        if func.attrname in _KEY_CHANGES:  # `args.update(...)`: `in` and `len` no longer known
+            if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
+                self.env[func.expr.name] = _keys_unknown(receiver)
+            elif isinstance(func.expr, nodes.Attribute):
+                owner = self.value(func.expr.expr)
+                key = (owner.root, owner.attrs + (func.expr.attrname,)) if isinstance(owner, Obj) else None
+                if key in self.attr_env:
+                    self.attr_env[key] = _keys_unknown(receiver)
+                    self._attr_version += 1
         return either([_view(option, func.attrname, args) for option in options_of(receiver)])
 
     def _rebuilding_call(self, func: nodes.Attribute, args: List[Value]) -> None:
@@ -1868,6 +1883,8 @@ class Flow:
                 answers.add(False)
             elif isinstance(option, Obj):
                 answers.add(self._instance_of(option, tested, at))  # type: ignore[arg-type]
+            elif isinstance(option, Container) and option.keys is not None and all(class_values.class_named(self.project, name) for name in tested):
+                answers.add(False)  # a dict is an instance of no class of the tree
             else:
                 answers.add(None)
         return Constant(answers.pop()) if len(answers) == 1 and None not in answers else UNKNOWN
@@ -1995,8 +2012,9 @@ class Flow:
             fields = self.project.record_fields(qname)
             cls = self.project.callable_for_flow(qname)
             given = dict(list(zip(fields, args)) + [(k, v) for k, v in keywords.items() if k in fields])
-            defaults = class_values.record_defaults(self.project, cls) if isinstance(cls, nodes.ClassDef) and None not in keywords else {}
-            for name, value in list(given.items()) + [(name, value) for name, value in defaults.items() if name not in given]:
+            spread = _spread_keywords(keywords[None], fields) if None in keywords else [{}]
+            defaults = class_values.record_defaults(self.project, cls) if isinstance(cls, nodes.ClassDef) and spread else {}
+            for name, value in _record_values(given, spread or [{}], defaults).items():
                 self.attr_env[(obj.root, (name,))] = value
                 self._attr_version += 1
                 self._store(value)
@@ -2844,6 +2862,7 @@ _BUILTINS = frozenset(dir(builtins))
 _UNROLLED = 16
 # The lists an appended-to list may be, past which they are joined into one (`_grown`).
 _LIST_OPTIONS = 4
+_KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear"})  # what changes a dict's keys
 _TRY_NODES = (nodes.Try, nodes.TryStar)
 
 
@@ -3037,6 +3056,31 @@ def _param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
     return ()
 
 
+def _keys_unknown(value: Value) -> Value:
+    """A dict whose keys changed in a way the walk does not follow: its items as they were, its
+    keys unknown."""
+    return either([Container(o.items) if isinstance(o, Container) and o.keys is not None else o for o in options_of(value)])
+
+
+def _spread_keywords(value: Value, fields: Tuple[str, ...]) -> List[Dict[str, Value]]:
+    """The keywords a `**kwargs` spreads into a record's fields, for each dict it may be (a dict
+    built key by key, `args["fsdp"] = cfg`, then `Config(**args)`); none where one of them is
+    not a dict of known keys, all fields of the record."""
+    spread = []
+    for option in options_of(value):
+        if not isinstance(option, Container) or option.keys is None or not all(key in fields for key in option.keys):
+            return []
+        spread.append(dict(zip(option.keys, option.items)))  # type: ignore[arg-type]
+    return spread
+
+
+def _record_values(given: Dict[str, Value], spread: List[Dict[str, Value]], defaults: Dict[str, Value]) -> Dict[str, Value]:
+    """A record's fields after its generated `__init__`: for each dict the `**` may spread, the
+    arguments over the defaults; a field one of them leaves without a value stays unknown."""
+    runs = [{**defaults, **given, **keywords} for keywords in spread]
+    return {name: either([run[name] for run in runs]) for name in runs[0] if all(name in run for run in runs)}
+
+
 def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
     first = args[0] if args else UNKNOWN
     if name in ("list", "tuple", "filter", "sorted", "reversed", "iter", "set"):
@@ -3047,6 +3091,8 @@ def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Va
         if isinstance(first, Obj):
             return Iterable(first.child("*"))
         return UNKNOWN
+    if name == "len":
+        return size(first)
     if name == "enumerate":
         return Iterable(Container((UNKNOWN, _element_of(first))))
     if name == "zip":

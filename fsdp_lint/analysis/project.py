@@ -19,7 +19,7 @@ from fsdp_lint.analysis.imported_code import ImportedCode
 from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
-from fsdp_lint.analysis.values import Constant, Deferred, Obj, Optimizer, Root, Value, options_of, path_covers, related_objects
+from fsdp_lint.analysis.values import Constant, Container, Deferred, Obj, Optimizer, Root, Value, options_of, path_covers, related_objects
 
 _MAX_DEPTH = 12
 _BUILTINS = frozenset(dir(builtins))
@@ -194,7 +194,9 @@ class Project:
                 chosen = tuple((attrs, value) for attrs, value in facts.attrs if self._is_choice(value))
                 if facts.sharded or facts.meta or cls or chosen:
                     narrow.append((name, replace(facts, cls=cls, attrs=chosen)))
-            elif isinstance(facts, (Constant, Optimizer)) or on_meta and any(o.root in on_meta for o in related_objects(facts)):
+            elif isinstance(facts, (Constant, Optimizer)) or isinstance(facts, Container) and self._is_choice(facts):
+                narrow.append((name, facts))  # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too
+            elif on_meta and any(o.root in on_meta for o in related_objects(facts)):
                 narrow.append((name, facts))
         widened = replace(context, params=tuple(narrow))
         seen.add(widened)
@@ -208,6 +210,7 @@ class Project:
         return all(
             isinstance(option, Constant) and option.value is None
             or isinstance(option, Obj) and class_values.is_setting_class(self, option.cls)
+            or isinstance(option, Container) and bool(option.items) and all(self._is_choice(item) for item in option.items)
             for option in options_of(value)
         )
 

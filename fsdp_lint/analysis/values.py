@@ -184,20 +184,48 @@ def constant(value: object) -> Constant:
     return Constant(value)
 
 
-_COMPARISONS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+_COMPARISONS = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+_ORDERED = (int, float)  # what `<` and the like compare here (`len(args) > 0`)
 
 
 def compared(op: str, left: "Value", right: "Value") -> "Value":
-    """`left op right` for `==` and `!=`, where every value either side may be is a constant."""
+    """`left op right` for `==`, `!=` and the orderings of numbers, where every value either side
+    may be is a constant; `key in d` for a dict whose keys are known (`"tp" in config`)."""
+    if op in ("in", "not in"):
+        return _contains(left, right, op == "in")
     if op not in _COMPARISONS:
         return UNKNOWN
-    if type(left) is Constant and type(right) is Constant:  # the common case
+    if type(left) is Constant and type(right) is Constant and op in ("==", "!="):  # the common case
         return constant(_COMPARISONS[op](left.value, right.value))
     lefts, rights = options_of(left), options_of(right)
     if not all(isinstance(v, Constant) for v in lefts + rights):
         return UNKNOWN
+    if op not in ("==", "!=") and not all(isinstance(v.value, _ORDERED) for v in lefts + rights):  # type: ignore[union-attr]
+        return UNKNOWN
     results = {_COMPARISONS[op](a.value, b.value) for a in lefts for b in rights}  # type: ignore[union-attr]
     return constant(results.pop()) if len(results) == 1 else UNKNOWN
+
+
+def _contains(key: "Value", container: "Value", inside: bool) -> "Value":
+    """`key in container` where the key is a constant and every value the container may be is a
+    dict whose keys are known."""
+    options = options_of(container)
+    if not isinstance(key, Constant) or not all(isinstance(o, Container) and o.keys is not None for o in options):
+        return UNKNOWN
+    results = {(key.value in o.keys) == inside for o in options}  # type: ignore[union-attr, operator]
+    return constant(results.pop()) if len(results) == 1 else UNKNOWN
+
+
+def size(value: "Value") -> "Value":
+    """`len(value)` where every value it may be is a dict whose keys are known."""
+    options = options_of(value)
+    if not all(isinstance(o, Container) and o.keys is not None for o in options):
+        return UNKNOWN
+    sizes = {len(set(o.keys)) for o in options}  # type: ignore[union-attr, arg-type]
+    return constant(sizes.pop()) if len(sizes) == 1 else UNKNOWN
 
 
 @dataclass(frozen=True, slots=True)

@@ -1650,3 +1650,23 @@ def test_a_dcp_load_into_a_models_state_dict_initialises_the_model():
     """
     assert _lint({"ckpt.py": helper, "train.py": train.replace("LOADED", "model")}) == []
     assert _lint({"ckpt.py": helper, "train.py": train.replace("LOADED", "teacher")}) == [("train.py", 18, "FSD105")]
+
+
+@pytest.mark.parametrize("test", ['"mesh" in options', "len(options) > 1"])
+@pytest.mark.parametrize("change, expected", [("", []), ("options.update(extra)", [("setup.py", 8, "FSD202")]), ('del options["reshard"]', [("setup.py", 8, "FSD202")])])
+def test_a_dict_of_known_keys_decides_membership_and_size_until_its_keys_change(test, change, expected):
+    """`"mesh" in options` and `len(options) > 1` on a dict built with one key are false, so the
+    model is never sharded after the optimizer is built; once `update` or `del` changed its keys
+    (to what the walk does not follow), both arms may run."""
+    setup = SHARD + f"""
+    import torch
+
+    def setup(model, extra):
+        options = {{"reshard": True}}
+        {change}
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        if {test}:
+            fully_shard(model)
+        return optimizer
+    """
+    assert _lint({"setup.py": setup, "train.py": "from setup import setup\nsetup(Model(), {})\n"}) == expected
