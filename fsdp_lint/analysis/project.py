@@ -121,7 +121,7 @@ class Project:
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
         self._self_reads: Dict[str, FrozenSet[str]] = {}
-        self._contexts: Dict[str, Set[Context]] = {}
+        self._contexts: Dict[str, Dict[Context, Context]] = {}  # `widen`'s contexts of each function, each kept once
         self._root_events: Dict[Root, List[Obj]] = {}
         self._aliases: Dict[Root, List[Obj]] = {}
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
@@ -179,18 +179,16 @@ class Project:
         helper called from hundreds of places with objects of as many classes is analysed in a
         handful of contexts (bounded context sensitivity, as k-limited analyses do)."""
         key = scope_key(func)
-        seen = self._contexts.setdefault(key, set())
+        seen = self._contexts.setdefault(key, {})
         if context in seen or len(seen) < _MAX_CONTEXTS:
-            seen.add(context)
-            return context
+            return seen.setdefault(context, context)  # the one already known: memo lookups then compare by identity
         narrow = tuple(
             (name, replace(facts, cls=None, attrs=()) if isinstance(facts, ObjectFacts) else facts)
             for name, facts in context.params
             if isinstance(facts, ObjectFacts) and (facts.sharded or facts.meta) or isinstance(facts, (Constant, Optimizer))
         )
         widened = replace(context, params=narrow)
-        seen.add(widened)
-        return widened
+        return seen.setdefault(widened, widened)
 
     def record(self, flow: Flow) -> None:
         own = [event for event in flow.events if not event.inherited]
