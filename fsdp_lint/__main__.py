@@ -1,5 +1,3 @@
-import sys
+from fsdp_lint.frontends.cli import run
 
-from fsdp_lint.frontends.cli import main
-
-sys.exit(main())
+run()

@@ -107,6 +107,16 @@ class Context:
     # the caller's objects on the meta device that those other values refer to, with how far each got
     meta: Tuple[Tuple[Tuple[Root, AttrPath], Materialised], ...] = ()
 
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        # A context keys the memo of summaries, the rule pass's walks and `widen`'s sets, each
+        # asked at every call: its hash (the dataclass's own, over every nested fact) is made once.
+        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
     def of(self, name: str) -> Optional[ObjectFacts]:
         return next((facts for param, facts in self.params if param == name), None)
 

@@ -122,7 +122,7 @@ class Project:
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
         self._self_reads: Dict[str, FrozenSet[str]] = {}
-        self._contexts: Dict[str, Set[Context]] = {}
+        self._contexts: Dict[str, Dict[Context, Context]] = {}  # `widen`'s contexts of each function, each kept once
         self._root_events: Dict[Root, List[Obj]] = {}
         self._aliases: Dict[Root, List[Obj]] = {}
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
@@ -180,10 +180,9 @@ class Project:
         helper called from hundreds of places with objects of as many classes is analysed in a
         handful of contexts (bounded context sensitivity, as k-limited analyses do)."""
         key = scope_key(func)
-        seen = self._contexts.setdefault(key, set())
+        seen = self._contexts.setdefault(key, {})
         if context in seen or len(seen) < _MAX_CONTEXTS:
-            seen.add(context)
-            return context
+            return seen.setdefault(context, context)  # the one already known: memo lookups then compare by identity
         on_meta = {key[0] for key, _ in context.meta}  # the caller's objects on the meta device that values refer to
         narrow = []
         for name, facts in context.params:
@@ -199,8 +198,7 @@ class Project:
             elif on_meta and any(o.root in on_meta for o in related_objects(facts)):
                 narrow.append((name, facts))
         widened = replace(context, params=tuple(narrow))
-        seen.add(widened)
-        return widened
+        return seen.setdefault(widened, widened)
 
     def _is_choice(self, value: Value) -> bool:
         """Whether an attribute's value in a calling context says which options an object holds,

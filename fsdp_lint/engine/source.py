@@ -52,6 +52,9 @@ class _OwnTextBuilder(AstroidBuilder):
                 target = module if (alias or name) in global_names else from_node.parent
                 target.set_local(alias or name, from_node)
                 target.scope().locals[alias or name].sort(key=lambda n: n.fromlineno or 0)
+        # The rebuilder keeps the source's lines and its bound visit methods (a cycle): freed now
+        # by reference counting, not left to the cyclic collector, which is off while a run lints.
+        builder._visit_meths.clear()
         return module
 
 
