@@ -2362,7 +2362,8 @@ class Flow:
             for stored, at in held:
                 origin = hold(stored, at, origin)
         # and the modules stored deeper (`self.gen.model`: held by an object that `self` holds)
-        below = self._stored_under(base, reads) if live or self.meta_objects else []
+        stored_roots = {e.target.root for e in live} - {base.root}  # only what is stored somewhere is held below `base`
+        below = self._stored_under(base, reads) if self.meta_objects or any(map(self._holders_of, stored_roots)) else []
         for at, stored in below:
             if len(at) > 1:
                 origin = hold(stored, at, origin, deeper=True)
@@ -2449,7 +2450,7 @@ class Flow:
         for _ in range(depth):
             following = []
             for path, holder in frontier:
-                for attrs, value in sorted(self._owned_by(holder.root), key=lambda item: item[0]):
+                for attrs, value in self._owned_by(holder.root):  # in the order they were stored
                     if len(attrs) <= len(holder.attrs) or attrs[: len(holder.attrs)] != holder.attrs:
                         continue
                     at = path + attrs[len(holder.attrs):]
