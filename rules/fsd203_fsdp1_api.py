@@ -5,27 +5,12 @@ from typing import Optional, Tuple
 
 from astroid import nodes
 
+from fsdp_lint.analysis.call_arguments import call_argument
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.known_apis import FSDP1_WRAPPERS
+from fsdp_lint.fsdp1_api import INSTANCE_ATTRIBUTES, STATIC_METHODS
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 from fsdp_lint.violation import Edit, Fix
-
-# FSDP1 instance methods, and what replaces each with fully_shard.
-METHODS = {
-    "no_sync": "call `model.set_requires_gradient_sync(False)` for the micro-batches that must not sync, and `True` before the last one",
-    "summon_full_params": "use `model.unshard()` ... `model.reshard()`, or `param.full_tensor()` for one parameter",
-    "clip_grad_norm_": "use `torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)`: it handles DTensor gradients",
-}
-# FSDP1 static methods called as `FSDP.<name>(model, ...)`.
-STATIC_METHODS = {
-    "summon_full_params": METHODS["summon_full_params"],
-    "clip_grad_norm_": METHODS["clip_grad_norm_"],
-    "state_dict_type": "use `get_model_state_dict` / `set_model_state_dict` with `StateDictOptions` (torch.distributed.checkpoint.state_dict)",
-    "set_state_dict_type": "use `get_model_state_dict` / `set_model_state_dict` with `StateDictOptions` (torch.distributed.checkpoint.state_dict)",
-    "optim_state_dict": "use `get_optimizer_state_dict(model, optimizer)`",
-    "full_optim_state_dict": "use `get_optimizer_state_dict(model, optimizer, options=StateDictOptions(full_state_dict=True))`",
-}
-
 
 class Fsdp1Api(Rule):
     """An FSDP1 (`FullyShardedDataParallel`) API used on a module sharded with FSDP2's `fully_shard`.
@@ -34,8 +19,11 @@ class Fsdp1Api(Rule):
     Reports, on a module that `fully_shard` sharded (or one that holds sharded submodules):
     `model.no_sync()`, `model.summon_full_params(...)`, `model.clip_grad_norm_(...)`,
     `FSDP.summon_full_params(model)`, `FSDP.state_dict_type(model, ...)`,
-    `FSDP.optim_state_dict(model, ...)` and `model._handle`. `ShardedGradScaler` is not reported:
-    in torch 2.13 it works with FSDP2 as `torch.amp.GradScaler` does (both skip the step on every
+    `FSDP.optim_state_dict(model, ...)`, FSDP1's other optimizer state-dict helpers
+    (`FSDP.optim_state_dict_to_load(model, optim, osd)`, `FSDP.shard_full_optim_state_dict(osd,
+    model)`, ...) and `model._handle`. `FSDP.fsdp_modules(model)` is not reported: it answers,
+    truthfully, that the model holds no FSDP1 unit. `ShardedGradScaler` is not reported: in
+    torch 2.13 it works with FSDP2 as `torch.amp.GradScaler` does (both skip the step on every
     rank when one rank's shard of a gradient overflows; `tests/runtime/test_grad_scalers.py`).
     Only a path on which the module holds FSDP2 shards counts: code that wraps a model with
     FSDP1 on one arm of `if cfg.fsdp_version == 1:` and shards it with `fully_shard` on the other
@@ -186,6 +174,20 @@ class Fsdp1Api(Rule):
                         shard(model)
                         with FullyShardedDataParallel.summon_full_params(model):   # expect: FSD203
                             return {k: v.clone() for k, v in model.state_dict().items()}
+
+                    def resume(model, optimizer, saved):
+                        shard(model)
+                        state = FullyShardedDataParallel.optim_state_dict_to_load(model, optimizer, saved)   # expect: FSD203
+                        optimizer.load_state_dict(state)
+
+                    def resume_full(model, optimizer, full):
+                        shard(model)
+                        state = FullyShardedDataParallel.shard_full_optim_state_dict(full, model=model)   # expect: FSD203
+                        optimizer.load_state_dict(state)
+
+                    def is_fsdp1(model):
+                        shard(model)
+                        return bool(FullyShardedDataParallel.fsdp_modules(model))   # answers truthfully: no FSDP1 unit
                     """,
             }
         ),
@@ -283,14 +285,16 @@ def _fsdp1_call(node: nodes.Call, flow: Flow) -> Optional[Tuple[str, str, str]]:
     if not isinstance(func, nodes.Attribute):
         return None
     owner, _, method = (qname or "").rpartition(".")
-    if owner in FSDP1_WRAPPERS and method in STATIC_METHODS and node.args:
-        module = flow.sharded_object(node.args[0], holding=True)
+    static = STATIC_METHODS.get(method) if owner in FSDP1_WRAPPERS else None
+    if static is not None:
+        argument = call_argument(node, static.module_position, static.module_keyword)
+        module = flow.sharded_object(argument, holding=True) if argument is not None else None
         if module is not None:
-            return f"`FullyShardedDataParallel.{method}`", module.display, STATIC_METHODS[method]
+            return f"`FullyShardedDataParallel.{method}`", module.display, static.replacement
         return None
-    receiver = flow.sharded_object(func.expr) if func.attrname in METHODS else None
+    receiver = flow.sharded_object(func.expr) if func.attrname in INSTANCE_ATTRIBUTES else None
     if receiver is not None:
-        return f"`.{func.attrname}()`", receiver.display, METHODS[func.attrname]
+        return f"`.{func.attrname}()`", receiver.display, INSTANCE_ATTRIBUTES[func.attrname]
     handle = func.expr
     if isinstance(handle, nodes.Attribute) and handle.attrname == "_handle":
         module = flow.sharded_object(handle.expr)

@@ -5,7 +5,7 @@ event; a check overrides the ``on_*`` methods of the events it needs and nothing
 guard installs only the patch points that some enabled check listens to.
 """
 
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 import torch.nn as nn
 
@@ -29,7 +29,7 @@ EVENTS: Tuple[str, ...] = (
     "on_save",  # (obj, f) torch.save(obj, f) is about to write
     "on_materialized",  # (module,) module.to_empty(...) allocated storage for meta tensors
     "on_params_changed",  # (module,) an FSDP-managed module registered or converted parameters
-    "on_fsdp1_call",  # (name, args) an FSDP1 static method was called
+    "on_fsdp1_call",  # (name, args, kwargs) an FSDP1 static method (fsdp1_api.STATIC_METHODS) was called
     "attribute_hint",  # (module, name) an attribute lookup failed on an FSDP2 module
 )
 
@@ -114,7 +114,7 @@ class RuntimeCheck:
     def on_params_changed(self, module: nn.Module) -> None:
         pass
 
-    def on_fsdp1_call(self, name: str, args: Sequence[Any]) -> None:
+    def on_fsdp1_call(self, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
         pass
 
     def attribute_hint(self, module: nn.Module, name: str) -> Optional[str]:

@@ -16,20 +16,12 @@ import torch
 import torch.nn as nn
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
+from fsdp_lint.fsdp1_api import STATIC_METHODS
 from fsdp_lint.runtime import torch_shims
 from fsdp_lint.runtime.reporter import format_message, current_rank
 from fsdp_lint.runtime_errors import FSDPContractAttributeError
 
 _is_compiling = torch.compiler.is_compiling
-
-FSDP1_METHODS = (
-    "summon_full_params",
-    "state_dict_type",
-    "set_state_dict_type",
-    "clip_grad_norm_",
-    "optim_state_dict",
-    "full_optim_state_dict",
-)
 
 
 class Patcher:
@@ -317,7 +309,7 @@ def _patch_sync_setter(guard: Any, fsdp_module: type) -> None:
 
 def _patch_fsdp1_methods(guard: Any, fsdp1_cls: type) -> None:
     emit = guard.dispatcher.emit
-    for name in FSDP1_METHODS:
+    for name in STATIC_METHODS:
         raw = vars(fsdp1_cls).get(name)
         if raw is None:
             continue
@@ -325,7 +317,7 @@ def _patch_fsdp1_methods(guard: Any, fsdp1_cls: type) -> None:
         function = raw.__func__ if is_static else raw
 
         def wrapper(*args: Any, _function: Callable[..., Any] = function, _name: str = name, **kwargs: Any) -> Any:
-            emit("on_fsdp1_call", _name, args)
+            emit("on_fsdp1_call", _name, args, kwargs)
             return _function(*args, **kwargs)
 
         functools.update_wrapper(wrapper, function)

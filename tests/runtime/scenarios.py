@@ -276,6 +276,17 @@ def fsd203_state_dict_type(rank: int, tmp: str) -> None:
         pass
 
 
+def fsd203_optim_state_dict_to_load(rank: int, tmp: str) -> None:
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    FullyShardedDataParallel.optim_state_dict_to_load(model, optimizer, optimizer.state_dict())  # noqa: FSD203 (intentional violation)
+
+
+def fsd203_shard_full_optim_state_dict(rank: int, tmp: str) -> None:
+    model = build()
+    FullyShardedDataParallel.shard_full_optim_state_dict({"state": {}, "param_groups": []}, model=model)  # noqa: FSD203 (intentional violation)
+
+
 def fsd103_blocks_only(rank: int, tmp: str) -> List[float]:
     model = build(shard=False)
     for block in model.layers:
@@ -517,6 +528,15 @@ def clean_compile_root(rank: int, tmp: str) -> List[float]:
     model = build()
     compiled = torch.compile(model, backend="eager")
     return train(compiled, torch.optim.SGD(model.parameters(), lr=0.1), rank, steps=2)
+
+
+def clean_fsdp1_detection(rank: int, tmp: str) -> List[float]:
+    """Code that supports both FSDP versions asks FSDP1 whether it wraps the model: the answer,
+    no unit, is true of an FSDP2 model, and the loop then takes the FSDP2 path."""
+    model = build()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    assert not FullyShardedDataParallel.fsdp_modules(model)
+    return train(model, optimizer, rank, steps=1)
 
 
 def clean_tied(rank: int, tmp: str) -> List[float]:

@@ -35,6 +35,8 @@ VIOLATIONS = {
     "fsd203_summon_full_params": ("FSD203", None),
     "fsd203_clip_grad_norm": ("FSD203", "_is_root"),
     "fsd203_state_dict_type": ("FSD203", "KeyError"),
+    "fsd203_optim_state_dict_to_load": ("FSD203", "state_dict_type"),
+    "fsd203_shard_full_optim_state_dict": ("FSD203", "IndexError"),
     "fsd103_blocks_only": ("FSD103", None),
     "fsd104_tied_split": ("FSD104", "is shared with a parameter already managed by another FSDP group"),
     "fsd107_fsdp1_mixed_precision": ("FSD107", "mat1 and mat2 must have the same dtype"),
@@ -55,7 +57,7 @@ CLEAN = ["clean_training", "clean_mixed_precision", "clean_checkpointing", "clea
          "clean_threads", "clean_compile_root", "clean_tied", "clean_parameterless_root",
          "clean_full_state_dict_load", "clean_sharding_order", "clean_head_outside_forward",
          "clean_collectives_on_every_rank", "clean_resume_with_assign", "clean_resume_with_broadcast",
-         "clean_per_rank_checkpoint", "clean_recast_before_first_forward"]
+         "clean_per_rank_checkpoint", "clean_recast_before_first_forward", "clean_fsdp1_detection"]
 # Scenarios about compiling or about a model without blocks: the block variants do not apply.
 PLAIN_ONLY = {"clean_compile", "clean_compile_root", "fsd102_child_after_parent", "fsd101_root_only"}
 WRAPPED = [variant for variant in scenarios.VARIANTS if variant != "plain"]
