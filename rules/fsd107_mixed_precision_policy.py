@@ -5,6 +5,7 @@ from typing import List, Optional
 
 from astroid import nodes
 
+from fsdp_lint.analysis.call_arguments import call_argument
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.names import binding_of
 from fsdp_lint.analysis.values import Obj, objects_in
@@ -169,8 +170,8 @@ class MixedPrecisionPolicyMistake(Rule):
             seen = seen or unit
 
     def _check_policy(self, node: nodes.Call, flow: Flow) -> None:
-        param = _dtype(_keyword(node, "param_dtype", 0))
-        reduce = _dtype(_keyword(node, "reduce_dtype", 1))
+        param = _dtype(call_argument(node, 0, "param_dtype"))
+        reduce = _dtype(call_argument(node, 1, "reduce_dtype"))
         if param and reduce and DTYPE_BITS[reduce] < DTYPE_BITS[param]:
             self.report(
                 node,
@@ -198,7 +199,7 @@ def _param_dtype(node: nodes.Call, flow: Flow) -> Optional[str]:
     policy = _resolve(policy, flow)
     if not isinstance(policy, nodes.Call) or flow.qualified_name(policy.func) not in POLICY_CLASSES:
         return UNKNOWN_POLICY
-    return _dtype(_keyword(policy, "param_dtype", 0)) or UNKNOWN_POLICY
+    return _dtype(call_argument(policy, 0, "param_dtype")) or UNKNOWN_POLICY
 
 
 def _resolve(expr: nodes.NodeNG, flow: Optional[Flow] = None) -> nodes.NodeNG:
@@ -210,13 +211,6 @@ def _resolve(expr: nodes.NodeNG, flow: Optional[Flow] = None) -> nodes.NodeNG:
         if isinstance(binding, nodes.ImportFrom) and flow is not None:
             return flow.project.imported.value(flow.qualified_name(expr)) or expr
     return expr
-
-
-def _keyword(call: nodes.Call, name: str, position: int) -> Optional[nodes.NodeNG]:
-    found = next((k.value for k in call.keywords or [] if k.arg == name), None)
-    if found is None and len(call.args) > position:
-        found = call.args[position]
-    return found
 
 
 def _dtype(expr: Optional[nodes.NodeNG]) -> Optional[str]:

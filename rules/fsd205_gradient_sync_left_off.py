@@ -5,6 +5,7 @@ from typing import List
 
 from astroid import nodes
 
+from fsdp_lint.analysis.call_arguments import call_argument
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Optimizer
 from fsdp_lint.engine.rule import Invalid, Rule, ScreenedFile, Valid
@@ -133,7 +134,7 @@ class GradientSyncLeftOff(Rule):
         if not isinstance(func, nodes.Attribute):
             return
         if func.attrname == "set_requires_gradient_sync":
-            argument = node.args[0] if node.args else next((k.value for k in node.keywords or [] if k.arg == "requires_gradient_sync"), None)
+            argument = call_argument(node, 0, "requires_gradient_sync")
             if isinstance(argument, nodes.Const) and argument.value is False:
                 self._disabled.append(node)
             else:

@@ -4,6 +4,7 @@ from typing import Optional
 
 from astroid import nodes
 
+from fsdp_lint.analysis.call_arguments import call_argument
 from fsdp_lint.analysis.conditions import mentions_rank
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.values import Obj, Optimizer, StateDict, contained
@@ -165,7 +166,7 @@ class SaveShardedState(Rule):
 
 
 def _per_rank_file(node: nodes.Call) -> bool:
-    target = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords or [] if k.arg == "f"), None)
+    target = call_argument(node, 1, "f")
     return target is not None and mentions_rank(target)
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, Iterator, Optional, Tuple
 
 from astroid import nodes
 
+from fsdp_lint.analysis.call_arguments import call_argument
 from fsdp_lint.analysis.names import FULLY_SHARD, relative_module
 
 if TYPE_CHECKING:
@@ -103,12 +104,12 @@ def uses_selected_gpu(call: nodes.Call, qname: Optional[str]) -> bool:
 def creates_nccl_group_without_device(call: nodes.Call, qname: Optional[str]) -> bool:
     if qname not in _INIT_PROCESS_GROUP or any(k.arg == "device_id" for k in call.keywords or []):
         return False
-    backend = next((k.value for k in call.keywords or [] if k.arg == "backend"), call.args[0] if call.args else None)
+    backend = call_argument(call, 0, "backend")
     return isinstance(backend, nodes.Const) and isinstance(backend.value, str) and "nccl" in backend.value
 
 
 def creates_cuda_mesh(call: nodes.Call, qname: Optional[str]) -> bool:
-    device = call.args[0] if call.args else next((k.value for k in call.keywords or [] if k.arg == "device_type"), None)
+    device = call_argument(call, 0, "device_type")
     return qname in _INIT_DEVICE_MESH and isinstance(device, nodes.Const) and device.value == "cuda"
 
 

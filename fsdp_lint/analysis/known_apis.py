@@ -6,6 +6,8 @@ from typing import Callable, Optional
 
 from astroid import nodes
 
+from fsdp_lint.analysis.call_arguments import call_argument
+
 OPTIMIZER_PACKAGES = ("torch.optim.", "torch.distributed.optim.", "bitsandbytes.optim.", "apex.optimizers.", "torchao.optim.", "transformers.optimization.")
 NOT_OPTIMIZERS = ("torch.optim.lr_scheduler", "torch.optim.swa_utils", "torch.optim.Optimizer", "torch.optim.optimizer")
 
@@ -116,7 +118,7 @@ def is_meta_device_context(expr: object, qualify: Callable[[nodes.NodeNG], Optio
         return True
     if qname != "torch.device":
         return False
-    arg = expr.args[0] if expr.args else next((k.value for k in expr.keywords or [] if k.arg == "type"), None)
+    arg = call_argument(expr, 0, "type")
     return isinstance(arg, nodes.Const) and arg.value == "meta"
 
 
