@@ -958,6 +958,16 @@ class Flow:
             self._left.append(self.path)  # no run on this path gets past the function's later joins
         return None
 
+    def _only_arm(self, body: List[nodes.NodeNG]) -> bool:
+        """Walk the arm of an `if` that every run reaching it takes; False where it cannot fall
+        through, so that the rest of the block is walked by no run."""
+        through = self._block(body)
+        if through and not _leaves(body):
+            return True
+        if through and _returns_or_raises(body):
+            self._left.append(self.path)  # as `_arm` notes an arm that leaves
+        return False
+
     def _tested(self, test: nodes.NodeNG) -> Tuple[Value, Optional[Tuple[str, Value, Value]]]:
         """An `if` test's value; and where it hands a name bound to several values, one of them
         a module that may hold shards here, to a call (`isinstance(model, FSDP)`,
@@ -1224,15 +1234,14 @@ class Flow:
             tested, narrowed = self._tested(node.test)
             if isinstance(tested, Constant):
                 # a flag this context fixes (`if rank0:` with `rank0=True` passed): one arm runs
-                taken = node.body if tested.value else node.orelse
-                through = self._block(taken)
-                if through and not _leaves(taken):
-                    return True
-                if through and _returns_or_raises(taken):
-                    self._left.append(self.path)  # as `_arm` notes an arm that leaves
-                return False  # the rest of the block is walked by no run
+                return self._only_arm(node.body if tested.value else node.orelse)
             start = self._snapshot()
             outcomes = self._outcome(node.test, True), self._outcome(node.test, False)  # both in the state the test saw
+            then_runs, else_runs = (paths.compatible(self.path, outcome) for outcome in outcomes)
+            if then_runs != else_runs:
+                # the tests that led here decide this one (`kind == "full"` where `kind == "sharded"` held)
+                self.path = self.path | outcomes[0 if then_runs else 1]
+                return self._only_arm(node.body if then_runs else node.orelse)
             self._undecided.append((outcomes[0] | outcomes[1], node.test))
             self.conditions.append((node.test, True))
             starts = (start, start) if narrowed is None else _narrowed(start, narrowed)

@@ -258,6 +258,32 @@ def test_a_flag_the_caller_passes_as_a_constant_takes_one_arm():
     assert _lint({"ckpt.py": loader}) == []
 
 
+def test_an_arm_the_tests_before_it_exclude_is_walked_by_no_run():
+    """`kind == "full"` inside `kind == "sharded"` is false on every run that gets there, and so
+    is a truth test of a flag inside a test that it is false; the code under it runs on no run,
+    while the same call under a compatible test (`kind == "full"` after `kind != "sharded"`) runs."""
+    checkpoint = SHARD + """
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+
+    def load_optimizer(model, cfg, optimizer, saved):
+        fully_shard(model)
+        if cfg.state_dict_type == "sharded":
+            if cfg.state_dict_type == "full":
+                saved = FSDP.scatter_full_optim_state_dict(saved, model)
+            elif not cfg.state_dict_type:
+                saved = FSDP.scatter_full_optim_state_dict(saved, model)
+        optimizer.load_state_dict(saved)
+
+    def load_optimizer_full(model, cfg, optimizer, saved):
+        fully_shard(model)
+        if cfg.state_dict_type != "sharded":
+            if cfg.state_dict_type == "full":
+                saved = FSDP.scatter_full_optim_state_dict(saved, model)
+        optimizer.load_state_dict(saved)
+    """
+    assert _lint({"checkpoint.py": checkpoint}) == [("checkpoint.py", 18, "FSD203")]
+
+
 def test_a_finding_in_a_callee_says_how_the_model_got_there_in_text_and_sarif():
     files = {
         "train.py": SHARD + """
