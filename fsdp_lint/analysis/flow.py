@@ -423,10 +423,13 @@ class Flow:
         layer's values set on the meta device, `load_state_dict(assign=True)` before it)."""
         steps = [(at, state) for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point) and (at.seq >= 0 or not own)]
         emptied = [at for at, state in steps if state == MetaState.EMPTY]
-        return [
-            (at, state) for at, state in steps
-            if state != MetaState.INITIALISED or not any(self.happens_before(at, later) for later in emptied)
-        ]
+        if not emptied:
+            return steps
+        kept = []
+        for at, state in steps:
+            runs = _avoiding(at.path, [later.path for later in emptied if later.seq > at.seq]) if state == MetaState.INITIALISED else [at.path]
+            kept.extend((Point(at.seq, run), state) for run in runs)
+        return kept
 
     def _uninitialised_within(self, obj: Obj) -> bool:
         """Whether `obj` is, lies in or holds a sharded object on the meta device that some run to
@@ -3185,6 +3188,27 @@ def _first_param(func: nodes.FunctionDef) -> Optional[str]:
 def is_instance_method(func: nodes.FunctionDef) -> bool:
     """A method whose first parameter is the object it is called on."""
     return isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and not _is_classmethod(func) and _first_param(func) is not None
+
+
+MAX_AVOIDING = 8  # the runs an initialisation is kept on past later `to_empty`s (`_avoiding`)
+
+
+def _avoiding(path: Path, later: List[Path]) -> List[Path]:
+    """The runs through `path` that take none of the `later` paths whole, each as the outcomes it
+    takes: one per outcome of a later path whose opposite it takes (an initialisation that a
+    `to_empty` on `if c:`'s arm undoes holds on the runs where `c` is false). A run left with no
+    such outcome to take (a later path it takes whole, or a dead literal) is none of them; past
+    `MAX_AVOIDING` runs the rest are dropped, as if undone."""
+    runs = [path]
+    for other in later:
+        found = []
+        for run in runs:
+            if not paths.compatible(run, other):
+                found.append(run)
+                continue
+            found.extend(run | {(atom, not taken)} for atom, taken in sorted(other - run, key=repr) if atom[0] != "dead")
+        runs = list(dict.fromkeys(found))[:MAX_AVOIDING]
+    return runs
 
 
 def _exits_inside_loops(scope: nodes.NodeNG) -> bool:
