@@ -2705,8 +2705,6 @@ class Flow:
                 for outcome in short if reached.most > least else ():
                     self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
         result = self._returned_value(summary.returns, mapper, node)
-        if self._meta_depth:
-            self._returned_on_meta(summary, mapper)
         if isinstance(result, Truth):
             result = truths.mapped(result, lambda literal: self._mapped_literal(literal, mapper))
         self._learn_classes(result)
@@ -2736,19 +2734,6 @@ class Flow:
             (mapper.value(option, node), frozenset(filter(None, (self._mapped_literal(literal, mapper) for literal in guard))))
             for option, guard in guarded_options(returned)
         ])
-
-    def _returned_on_meta(self, summary: Summary, mapper: RootMapper) -> None:
-        """A call made under a meta-device context builds its modules there too (the context sets
-        torch's default device while its block runs, whichever function constructs them): those
-        the call creates and returns are on the meta device here, as if built in the block."""
-        for obj in objects_in(summary.returns):
-            if obj.attrs or obj.root[0] != summary.key or obj.root == summary.self_root or obj.root in summary.param_roots.values():
-                continue
-            if class_values.is_setting_class(self.project, obj.cls):
-                continue
-            for mapped in mapper.objs(obj):
-                found = self.canonical(mapped)
-                self._built_on_meta((found.root, found.attrs))
 
     def _named_outcome(self, flag: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
         """A callee's flag as an outcome of this walk's runs: about an input (a parameter, an
