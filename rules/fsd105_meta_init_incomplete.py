@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from typing import Set
+from typing import Optional, Set
 
 from astroid import nodes
 
 from fsdp_lint.analysis.context import MetaState
-from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.flow import Flow, Point
 from fsdp_lint.analysis.paths import describe_run
 from fsdp_lint.analysis.values import Obj, Optimizer
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
@@ -183,10 +183,11 @@ class MetaInitIncomplete(Rule):
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         if not flow.meta_objects:
             return
-        called = [option for option in flow.options(node.func) if isinstance(option, Obj)]
-        run = [built for option in called for built in flow.meta_objects_run_by(option)]
-        for built in dict.fromkeys(run):
-            self._check_use(node, built, flow, "forward")
+        # each module the callee may be, on the runs on which it is that one (`model` bound to what
+        # a builder returns: the text model on some runs, a wrapper on the others)
+        run = [(built, runs) for option, runs in flow.objects_on_runs(node.func) for built in flow.meta_objects_run_by(option)]
+        for built, runs in dict.fromkeys(run):
+            self._check_use(node, built, flow, "forward", flow.point(runs))
         if not run and isinstance(node.func, nodes.Attribute) and node.func.attrname == "step":
             receiver = flow.value(node.func.expr)
             for owner in receiver.over if isinstance(receiver, Optimizer) else ():
@@ -197,8 +198,8 @@ class MetaInitIncomplete(Rule):
     def on_function_end(self, flow: Flow) -> None:
         self._reported = set()
 
-    def _check_use(self, node: nodes.Call, model: Obj, flow: Flow, use: str) -> None:
-        found = flow.materialised(model)
+    def _check_use(self, node: nodes.Call, model: Obj, flow: Flow, use: str, point: Optional[Point] = None) -> None:
+        found = flow.materialised(model, point)
         if found is None or model in self._reported:
             return
         state, run = found

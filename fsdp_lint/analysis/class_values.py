@@ -125,16 +125,18 @@ def _base_instance(project: "Project", base: str, tested: str) -> Optional[bool]
 
 def is_setting_class(project: "Project", qname: Optional[str]) -> bool:
     """Whether an object of the class `qname` is a setting rather than a module: a class of the
-    tree whose hierarchy the tree holds whole (a dataclass of options, a plain holder of them),
-    which no `nn.Module` is. Which of them a program builds selects its code path
-    (`isinstance(cfg.fsdp, FSDPConfig)`), where a module's class only names it."""
+    tree whose hierarchy the tree holds whole (a dataclass of options, a plain holder of them) but
+    for configuration bases of libraries (`pydantic.BaseModel`: `known_apis.SETTING_BASES`), which
+    no `nn.Module` is. Which of them a program builds selects its code path
+    (`isinstance(cfg.fsdp, FSDPConfig)`), where a module's class only names it; built under
+    `torch.device("meta")`, it is on no device (`Flow._materialise`)."""
     cls = class_named(project, qname) if qname else None
     if cls is None:
         return False
     memo = _memo(project)
     key = ("setting", id(cls))
     if key not in memo:
-        memo[key] = not _outside_bases(project, cls)
+        memo[key] = all(base in known_apis.SETTING_BASES for base in _outside_bases(project, cls))
     return memo[key]  # type: ignore[return-value]
 
 

@@ -268,7 +268,8 @@ class Flow:
                 writes.append((Obj(root, attrs), value))
             elif self.is_local(root):
                 local.setdefault(root, []).append((attrs, value))
-        returned = either(self.returns) if self.returns else UNKNOWN
+        # each value on the runs of the `return` that gives it, as far as outcomes about objects tell them
+        returned = guarded([(value, at or EMPTY) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
         if any(isinstance(option, Truth) for option in options_of(returned)):
             returned = truths.returned(self.returns, self._returned_at)  # a described boolean, on the way to each return
         writes += _reached(local, [returned] + [value for _, value in writes])
@@ -401,8 +402,10 @@ class Flow:
         """The largest state above `floor` that every run to `point` took `key` to (with `own`: by
         this walk's steps, not those its context gave), and the outcomes of a run that got it no
         further; `floor` where some run took it nowhere."""
-        steps = self._steps_to(key, point, own)
         start = point.path | self._built_on.get(key, EMPTY)  # a run that never built it is none of its runs
+        if not paths.compatible(start, self._with_fixes(start)):
+            return MetaState.INITIALISED, EMPTY  # no run to the point has it (nor is short of anything)
+        steps = self._steps_to(key, point, own)
         run = EMPTY
         for state in (MetaState.INITIALISED, MetaState.EMPTY):
             if state <= floor:
@@ -420,10 +423,13 @@ class Flow:
         layer's values set on the meta device, `load_state_dict(assign=True)` before it)."""
         steps = [(at, state) for at, stepped, state in self.meta_steps if stepped == key and self.happens_before(at, point) and (at.seq >= 0 or not own)]
         emptied = [at for at, state in steps if state == MetaState.EMPTY]
-        return [
-            (at, state) for at, state in steps
-            if state != MetaState.INITIALISED or not any(self.happens_before(at, later) for later in emptied)
-        ]
+        if not emptied:
+            return steps
+        kept = []
+        for at, state in steps:
+            runs = _avoiding(at.path, [later.path for later in emptied if later.seq > at.seq]) if state == MetaState.INITIALISED else [at.path]
+            kept.extend((Point(at.seq, run), state) for run in runs)
+        return kept
 
     def _uninitialised_within(self, obj: Obj) -> bool:
         """Whether `obj` is, lies in or holds a sharded object on the meta device that some run to
@@ -779,8 +785,8 @@ class Flow:
             obj = Obj(self._new_root(name if isinstance(name, str) else name.as_string()), cls=value.cls)
             if value.cls:
                 self.classes[obj.root] = value.cls
-            if self._meta_depth:
-                self._built_on_meta((obj.root, ()))
+            if self._meta_depth and not class_values.is_setting_class(self.project, value.cls):
+                self._built_on_meta((obj.root, ()))  # a configuration built there holds no tensor
             return obj
         if isinstance(value, Either) and any(isinstance(option, Fresh) for option in value.options):
             # `Model() if c else load()`: each new object the value may be is one
@@ -1228,7 +1234,7 @@ class Flow:
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
             self._store(returned)
             self.returns.append(returned)
-            self._returned_at.append(self._object_path() if truths.of(returned) is not None else None)
+            self._returned_at.append(self._object_path())
             self._leaving.append(self.point())
         elif isinstance(node, nodes.If):
             tested, narrowed = self._tested(node.test)
@@ -2707,7 +2713,7 @@ class Flow:
                     self._advance(mapped, least)
                 for outcome in short if reached.most > least else ():
                     self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
-        result = mapper.value(summary.returns, node)
+        result = self._returned_value(summary.returns, mapper, node)
         if isinstance(result, Truth):
             result = truths.mapped(result, lambda literal: self._mapped_literal(literal, mapper))
         self._learn_classes(result)
@@ -2725,6 +2731,18 @@ class Flow:
                 self.optimizers.append(OptimizerBuilt(seq, Optimizer(tuple(self.canonical(o) for o in mapped.over), where, optimizer.cls_name), self.path))
         return result if not isinstance(result, Unknown) else Fresh(None)
 
+
+    def _returned_value(self, returned: Value, mapper: RootMapper, node: nodes.NodeNG) -> Value:
+        """What a call returns, in this walk's terms: where the callee knew the runs on which
+        each option is returned (`return text_model` on one arm, `return wrapper` on the other),
+        the option keeps those runs, its literals mapped as a callee's flags are (those with no
+        meaning here dropped: fewer outcomes, runs known less)."""
+        if not (isinstance(returned, Either) and returned.guards):
+            return mapper.value(returned, node)
+        return guarded([
+            (mapper.value(option, node), frozenset(filter(None, (self._mapped_literal(literal, mapper) for literal in guard))))
+            for option, guard in guarded_options(returned)
+        ])
 
     def _named_outcome(self, flag: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
         """A callee's flag as an outcome of this walk's runs: about an input (a parameter, an
@@ -3164,6 +3182,27 @@ def _first_param(func: nodes.FunctionDef) -> Optional[str]:
 def is_instance_method(func: nodes.FunctionDef) -> bool:
     """A method whose first parameter is the object it is called on."""
     return isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and not _is_classmethod(func) and _first_param(func) is not None
+
+
+MAX_AVOIDING = 8  # the runs an initialisation is kept on past later `to_empty`s (`_avoiding`)
+
+
+def _avoiding(path: Path, later: List[Path]) -> List[Path]:
+    """The runs through `path` that take none of the `later` paths whole, each as the outcomes it
+    takes: one per outcome of a later path whose opposite it takes (an initialisation that a
+    `to_empty` on `if c:`'s arm undoes holds on the runs where `c` is false). A run left with no
+    such outcome to take (a later path it takes whole, or a dead literal) is none of them; past
+    `MAX_AVOIDING` runs the rest are dropped, as if undone."""
+    runs = [path]
+    for other in later:
+        found = []
+        for run in runs:
+            if not paths.compatible(run, other):
+                found.append(run)
+                continue
+            found.extend(run | {(atom, not taken)} for atom, taken in sorted(other - run, key=repr) if atom[0] != "dead")
+        runs = list(dict.fromkeys(found))[:MAX_AVOIDING]
+    return runs
 
 
 def _exits_inside_loops(scope: nodes.NodeNG) -> bool:

@@ -105,6 +105,14 @@ def state_dict_getter(qname: Optional[str]) -> Optional[str]:
     return None
 
 
+# Library bases of configuration and record classes: no `nn.Module` derives from one, and their
+# objects hold no tensor of their own (a pydantic model of options, a NamedTuple, an enum).
+SETTING_BASES = frozenset(
+    {"pydantic.BaseModel", "pydantic.main.BaseModel", "typing.NamedTuple", "typing.Generic", "typing.Protocol",
+     "abc.ABC", "enum.Enum", "enum.IntEnum", "enum.StrEnum"}
+)
+
+
 # Context managers under which modules are built on the meta device (no storage).
 META_CONTEXTS = frozenset({"accelerate.init_empty_weights", "accelerate.big_modeling.init_empty_weights"})
 

@@ -452,6 +452,31 @@ def test_initialisation_of_a_meta_model_is_a_must_fact_at_the_forward():
     assert _lint({"train.py": undone}) == [("train.py", 12, "FSD105")]
 
 
+def test_to_empty_undoes_an_initialisation_only_on_the_runs_that_take_it():
+    """A model loaded (`set_model_state_dict`) and emptied again on one arm (`if reset:`) is initialised
+    on the runs that skip the arm: the finding names the arm's runs, and initialising on the arm
+    too is clean (lingua's `parallelize_model`, whose result is the model or a wrapper of it on
+    different runs, has its caller's `to_empty` on the model's runs only)."""
+    program = SHARD + """
+    import torch
+    from torch.distributed.checkpoint.state_dict import set_model_state_dict
+
+    def main(batch, ckpt, reset):
+        with torch.device("meta"):
+            model = Transformer()
+        fully_shard(model)
+        set_model_state_dict(model, torch.load(ckpt))
+        if reset:
+            model.to_empty(device="cuda")
+        return model(batch)
+    """
+    found = lint_sources({"train.py": _source(program)}, LintOptions()).violations
+    assert [(v.line, v.code) for v in found] == [(13, "FSD105")]
+    assert "`to_empty` gave it uninitialised memory, but when `reset` is true," in found[0].message
+    reinitialised = program.replace('            model.to_empty(device="cuda")\n', '            model.to_empty(device="cuda")\n            model.init_weights()\n')
+    assert _lint({"train.py": reinitialised}) == []
+
+
 def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
     """The forward of a module that holds a model on the meta device runs that model (as a
     forward of a module around a sharded one ends its lazy initialisation): a sampler that calls
