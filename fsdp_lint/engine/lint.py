@@ -222,7 +222,7 @@ def lint_sources(
     from fsdp_lint.engine import analysed_run
 
     if is_package_dir is None:
-        in_memory = {os.path.dirname(os.path.normpath(p)) for p in sources if os.path.basename(p) == "__init__.py"}
+        in_memory = {os.path.dirname(os.path.abspath(p)) for p in sources if os.path.basename(p) == "__init__.py"}
         is_package_dir = in_memory.__contains__
     with _no_cyclic_gc():
         return analysed_run.lint_sources(sources, options, is_package_dir)

@@ -72,7 +72,9 @@ def _names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Callable[[s
     scripts: Dict[str, Dict[str, str]] = {}  # the files in no package, by directory
     directories = set()
     for path in sources:
-        name, folder, top = _named(path, is_package_dir)
+        # from the absolute path: `fsdp-lint .` inside a checkout and `fsdp-lint /abs/checkout`
+        # must name its files alike (relative paths have no common directory above `.`)
+        name, folder, top = _named(os.path.abspath(path), is_package_dir)
         by_top.setdefault(top, {})[path] = name
         if top is None:
             scripts.setdefault(folder, {})[path] = name

@@ -152,6 +152,11 @@ def test_namespace_packages_resolve_from_the_checkout(tmp_path, monkeypatch, pac
     })
     monkeypatch.chdir(tmp_path)
     assert _found([root]) == [(os.path.join("trainer", "train.py"), OPTIMIZER_LINE, "FSD202")]
+    # and from inside the checkout, as CI runs `fsdp-lint .` (a relative path has no directory
+    # above `.` in common: the names were those of scripts, and the imports resolved nowhere)
+    monkeypatch.chdir(root)
+    assert _found(["."]) == [("train.py", OPTIMIZER_LINE, "FSD202")]
+    assert _found(["train.py", package_dir.split("/")[0]]) == [("train.py", OPTIMIZER_LINE, "FSD202")]
 
 
 def test_a_directory_no_import_names_from_above_keeps_its_scripts_names(tmp_path, monkeypatch):
