@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from fsdp_lint.analysis.context import creating_call
 from fsdp_lint.analysis.flow import Flow, ShardEvent
 from fsdp_lint.analysis.known_apis import PRETRAINED_MODEL
 from fsdp_lint.analysis.values import Obj, is_wildcard
@@ -153,7 +152,7 @@ class UnshardedRoot(Rule):
         final = flow.plan_final(whole)
         if (whole.root in flow.escaped or whole.root in flow.stored) and final is None:
             return None
-        if final is not None and {e.seq for e in events} == {final.seq} == {creating_call(whole.root[2])}:
+        if final is not None and {e.seq for e in events} == {final.seq} == {flow.project.instances.creating_call(whole.root[2])}:
             return None  # built, sharded and made final by one call: decided, and reported, in there
         if flow.may_be_sharded(whole):  # it, or a module that holds it (its parameters are in that unit)
             return None

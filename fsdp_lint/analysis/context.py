@@ -10,7 +10,6 @@ so the rules that need to know stay silent there.
 
 from __future__ import annotations
 
-import math
 import sys
 import zlib
 from dataclasses import dataclass, field
@@ -233,7 +232,7 @@ class RootMapper:
         attrs = self._members(obj.attrs) if obj.attrs else obj.attrs
         if obj.root not in self.bound:
             if obj.root[0] == self.callee_key:
-                mapped = Obj((self.caller_key, obj.root[1], _created(self.application, obj.root[2])), attrs, obj.cls)
+                mapped = Obj((self.caller_key, obj.root[1], self.project.instances.instance(self.application, obj.root[2])), attrs, obj.cls)
                 self.project.inherit_origin(mapped.root, obj.root)
                 return (mapped,)
             return (obj if attrs is obj.attrs else Obj(obj.root, attrs, obj.cls),)
@@ -282,25 +281,33 @@ class RootMapper:
         return value
 
 
-def _created(application: int, instance: int) -> int:
-    """The instance, in the caller, of an object the callee created: one per application and per
-    object of the callee, so that two objects the callee tells apart by instance alone (the model a
-    builder returns and the text encoder a helper of its constructor built, both named `model`)
-    stay two, instead of one object sharded wherever either is. A pairing of the two numbers,
-    negative like every instance made by a call."""
-    callee = 2 * instance if instance >= 0 else -2 * instance - 1
-    total = application + callee
-    return -(total * (total + 1) // 2 + callee + 1)
+class CreatedInstances:
+    """The instances, in a caller, of the objects its callees created: one per application of a
+    summary and per object of the callee, so that two objects the callee tells apart by instance
+    alone (the model a builder returns and the text encoder a helper of its constructor built,
+    both named `model`) stay two, instead of one object sharded wherever either is.
 
+    Numbered as they are first met, negative like every instance a call makes. A pairing function
+    of the two numbers (Cantor's) made this before: the instance of an object created a few calls
+    down squares at every level, and NVIDIA/Model-Optimizer's nested builders made integers of
+    millions of digits (the run did not finish in an hour). One table serves the projects of
+    every round, whose summaries are kept from round to round."""
 
-def creating_call(instance: int) -> Optional[int]:
-    """Where in the caller's walk the call that created an object of this instance ran (its
-    sequence number: `_created`'s application); None for an object the walk built itself."""
-    if instance >= 0:
-        return None
-    pair = -instance - 1
-    total = (math.isqrt(8 * pair + 1) - 1) // 2
-    return total - (pair - total * (total + 1) // 2)
+    def __init__(self) -> None:
+        self._numbers: Dict[Tuple[int, int], int] = {}
+        self._applications: List[int] = []
+
+    def instance(self, application: int, instance: int) -> int:
+        found = self._numbers.get((application, instance))
+        if found is None:
+            self._applications.append(application)
+            found = self._numbers[(application, instance)] = -len(self._applications)
+        return found
+
+    def creating_call(self, instance: int) -> Optional[int]:
+        """Where in the caller's walk the call that created an object of this instance ran (its
+        sequence number: the application); None for an object the walk built itself."""
+        return self._applications[-instance - 1] if instance < 0 else None
 
 
 def relative_value(value: Value, base: Obj, param_root: Root, depth: int = 0) -> Optional[Value]:

@@ -10,7 +10,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 from astroid import nodes
 
 from fsdp_lint.analysis import class_values
-from fsdp_lint.analysis.context import ABOVE, UNKNOWN_CONTEXT, Context, ObjectFacts, Origin, ShardEvent, Summary
+from fsdp_lint.analysis.context import ABOVE, UNKNOWN_CONTEXT, Context, CreatedInstances, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.call_graph import unreached_cycles
@@ -81,6 +81,7 @@ class Project:
         self, modules: List[nodes.Module], load: Optional[ModuleLoader] = None,
         index: Optional[ModuleIndex] = None, entered: Optional[FrozenSet[str]] = None,
         apis: DeclaredApis = DeclaredApis(), memo: Optional["ResolutionMemo"] = None,
+        instances: Optional[CreatedInstances] = None,
     ):
         """`load` parses a module of the tree that was left out of `modules` when a name resolves
         into it (the engine parses only the files that can matter, and the rest on demand).
@@ -93,7 +94,8 @@ class Project:
 
         `apis`: the sharding functions and optimizers the project declared (configuration).
         `memo`: what name resolution found, which depends on the tree alone, so the projects of
-        one analysis (one a round) can share it.
+        one analysis (one a round) can share it, as they share `instances`, the numbering of
+        the objects callees create, which their kept summaries hold.
         """
         self.apis = apis
         self.modules: Dict[str, nodes.Module] = {module.name: module for module in modules}
@@ -131,6 +133,7 @@ class Project:
         self._lifecycles: Dict[int, List[nodes.FunctionDef]] = {}
         self._drivers: Dict[int, List[nodes.FunctionDef]] = {}  # `inherited_drivers`, before asking which are entries
         self._memo = ResolutionMemo() if memo is None else memo
+        self.instances = CreatedInstances() if instances is None else instances
         self.texts: Dict[int, Tuple[str, Tuple[str, ...]]] = {}  # branch tests' text and names, by node
         self.imported = ImportedCode()  # what rules read of other modules: the engine collects it before the rule pass
 

@@ -272,6 +272,13 @@ Value = Union[
 ]
 
 
+# The most objects one value may be. Each call site of a callee makes new objects of the ones it
+# creates, and a callee bound to several objects maps what it returns onto each: through builders
+# that call builders (NVIDIA/Model-Optimizer) values of 500 options came back, and the joins over
+# them did not finish in an hour. A value past this many is unknown, which stays silent.
+MAX_OPTIONS = 32
+
+
 def either(values: "Sequence[Value]") -> Value:
     """The join of values: itself when all agree, else an `Either` of the distinct ones (flat),
     each option of a guarded one with its guard."""
@@ -280,15 +287,10 @@ def either(values: "Sequence[Value]") -> Value:
         return first
     if any(isinstance(value, Either) and value.guards for value in values):
         return guarded([(value, _NO_GUARD) for value in values])
-    distinct = []
-    for value in values:
-        for option in value.options if isinstance(value, Either) else (value,):
-            if option not in distinct:
-                distinct.append(option)
-    known = [v for v in distinct if not isinstance(v, Unknown)]
+    distinct = list(dict.fromkeys(option for value in values for option in (value.options if isinstance(value, Either) else (value,))))
     if len(distinct) == 1:
         return distinct[0]
-    if not known:
+    if all(isinstance(v, Unknown) for v in distinct) or len(distinct) > MAX_OPTIONS:
         return UNKNOWN
     return Either(tuple(distinct))
 
@@ -307,7 +309,7 @@ def guarded(pairs: "Sequence[Tuple[Value, FrozenSet[tuple]]]") -> Value:
             found[option] = found[option] & both if option in found else both
     if len(found) == 1:
         return next(iter(found))
-    if all(isinstance(option, Unknown) for option in found):
+    if all(isinstance(option, Unknown) for option in found) or len(found) > MAX_OPTIONS:
         return UNKNOWN
     guards = tuple(found.values())
     return Either(tuple(found), guards if any(guards) else ())

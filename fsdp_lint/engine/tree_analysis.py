@@ -20,7 +20,7 @@ from astroid import nodes
 from fsdp_lint.engine import noqa, prefilter, syntax_check
 from fsdp_lint.analysis import imported_code
 from fsdp_lint.analysis.declared_apis import DeclaredApis
-from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, Origin
+from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, CreatedInstances, Origin
 from fsdp_lint.analysis.flow import CallListener, Flow, scope_key
 from fsdp_lint.analysis.project import Project, ResolutionMemo
 from fsdp_lint.engine.rule import Rule, RuleSetting, ScreenedFile
@@ -192,7 +192,7 @@ def analyse_tree(
         entered = frozenset(tree.names[path] for path in analysed) | demanded if use_prefilter else None
         if project is None:
             trees = [file.tree for file in state.parsed.values()]
-            project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis, memo=state.memo)
+            project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis, memo=state.memo, instances=state.instances)
         elif entered != project.entered:
             # Newly entered code changes the summaries that deferred calls into it: walk again.
             assert entered is not None
@@ -243,6 +243,7 @@ class _State:
         self.scanned: Dict[str, Optional[FrozenSet[str]]] = {}
         self.compiled: Dict[str, bool] = {}
         self.memo = ResolutionMemo()  # shared by the projects of every round
+        self.instances = CreatedInstances()  # likewise
         self.sealed: Optional[Dict[str, Optional[str]]] = None  # in the rule pass: what it asked
 
     def seal(self) -> None:
