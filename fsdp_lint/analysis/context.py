@@ -91,6 +91,10 @@ class ObjectFacts:
     # the paths (`()` for the object, or a module around or inside it) that ran a forward after
     # their sharding: FSDP's lazy initialisation is over for them (`Flow.ran_forward`)
     forwarded: FrozenSet[AttrPath] = frozenset()
+    # the paths (`()` for the object) that hold the result of a call into a module the flows do
+    # not enter, with that module: a method called on one (`self.checkpointer.save(self.model)`)
+    # is a call into it, which the callee defers as the caller would (`Flow.deferred_module`)
+    deferred: Tuple[Tuple[AttrPath, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -225,6 +225,7 @@ class Flow:
         self.param_roots: Dict[str, Root] = {}
         self.known_params: Set[Root] = set()  # parameters the calling context says something about
         self._certain: Set[Tuple[Root, AttrPath]] = set()  # sharded on every run to the call (`ObjectFacts.certain`)
+        self._deferred_at: Dict[Tuple[Root, AttrPath], str] = {}  # results of deferred calls the caller passed (`ObjectFacts.deferred`)
         self._imported: Set[str] = set()  # the modules whose globals this walk read by import (`_imported_global`)
         if isinstance(scope, nodes.FunctionDef):
             self._bind_parameters(scope)
@@ -714,6 +715,8 @@ class Flow:
             self.classes[root] = facts.cls
         for attrs in sorted(facts.forwarded):
             self.forwards.append((Point(-1, EMPTY), Obj(root, attrs)))
+        for attrs, module in facts.deferred:
+            self._deferred_at[(root, attrs)] = module
         for attrs, value in facts.attrs:
             self.attr_env[(root, attrs)] = value
             self._adopted[(root, attrs)] = value
@@ -2073,7 +2076,7 @@ class Flow:
             return receiver
         if isinstance(target, Deferred):
             return self._defer(node, target.module, receiver, args, keywords)
-        origin = self.project.origin(receiver.root) if not receiver.attrs else None
+        origin = self.deferred_module(receiver)
         if origin is not None:  # its class, unknown until that module is entered, may define `method`
             return self._defer(node, origin, receiver, args, keywords)
         if method not in known_apis.INERT_METHODS:
@@ -2352,10 +2355,12 @@ class Flow:
         # what is stored on the object (`self.model`), and on the objects stored on it a few
         # levels down (`self.state.fsdp_config`): its value as the callee will see it
         attrs: Dict[AttrPath, Value] = {}
+        kept: List[Tuple[AttrPath, Value]] = []  # the values of those, as this walk holds them
         for path, value, nested in self._stored_on(base, reads):
             relative = self._as_stored(value, base, root, path)
             if relative is not None and path not in attrs and (self._describes(value) if nested else self._informative(value)):
                 attrs[path] = relative
+                kept.append((path, value))
             if nested:
                 continue  # the modules held deeper are below (`_stored_under`)
             # the modules it holds or holds the state of (`self.ema = self.model.state_dict()`:
@@ -2391,7 +2396,34 @@ class Flow:
         attrs.update((path, either([Obj(root, path, cls_of) for cls_of in found])) for path, found in classes.items())
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
         conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
-        return ObjectFacts(cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain)), origin
+        deferred = self._deferred_in(base, kept)
+        facts = ObjectFacts(cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain), deferred=deferred)
+        return facts, origin
+
+    def _deferred_in(self, base: Obj, stored: List[Tuple[AttrPath, Value]]) -> Tuple[Tuple[AttrPath, str], ...]:
+        """`ObjectFacts.deferred` of `base`: it, and the values stored on it that the callee
+        receives, where each is the result of a deferred call (one module per path: where
+        several may be, the others are found once this one is entered)."""
+        found: Dict[AttrPath, str] = {}
+        module = self.deferred_module(base)
+        if module is not None:
+            found[()] = module
+        for path, value in stored:
+            modules = sorted(m for m in (self.deferred_module(self.canonical(o)) for o in options_of(value) if isinstance(o, Obj)) if m)
+            if modules:
+                found[path] = modules[0]
+        return tuple(sorted(found.items()))
+
+    def deferred_module(self, obj: Obj, within: bool = False) -> Optional[str]:
+        """The module of the deferred call whose result `obj` is (with `within`: or lies in, as
+        an attribute of it), if there is one: a call made here or by a callee, or one the caller
+        made (`ObjectFacts.deferred`). Its class, unknown until that module is entered, decides
+        what a method called on it does and what its attributes are."""
+        for length in range(len(obj.attrs), -1 if within else len(obj.attrs) - 1, -1):
+            module = self._deferred_at.get((obj.root, obj.attrs[:length])) or (self.project.origin(obj.root) if not length else None)
+            if module is not None:
+                return module
+        return None
 
     def _stored_on(self, base: Obj, reads: Optional[FrozenSet[str]]) -> List[Tuple[AttrPath, Value, bool]]:
         """The attributes stored on `base`, by their paths below it, with their values: its own
@@ -2596,6 +2628,8 @@ class Flow:
             if isinstance(option, Obj):
                 if option.cls or self.meta_object(option, inside=True) is not None or self.is_local(option.root) or option.root in self.classes:
                     return True
+                if self.deferred_module(self.canonical(option)) is not None:
+                    return True  # a result of code not entered: a method called on it is a call into that code
             elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container, Constant)):
                 if not isinstance(option, Constant) or option.travels:
                     return True

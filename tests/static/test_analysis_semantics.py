@@ -572,6 +572,36 @@ def test_the_attributes_of_an_object_a_helper_builds_and_returns_come_back_with_
     assert _lint(files) == [("train.py", 5, "FSD201")]
 
 
+@pytest.mark.parametrize("driver", [
+    "save_with(Checkpointer(), model)",
+    "Trainer(model, Checkpointer()).save_checkpoint()",
+    "checkpointer = Checkpointer()\n    trainer = Trainer(model, checkpointer)\n    trainer.save_checkpoint()",
+])
+def test_an_object_of_a_module_not_entered_yet_keeps_its_module_in_a_callee(driver):
+    """`Checkpointer()` of a module that holds nothing sharded is a deferred result; handed to a
+    helper (a parameter) or kept on an object whose method runs later (`self.checkpointer`), a
+    method called on it there is a call into that module, which is then entered and walked with
+    the sharded model it receives."""
+    files = {
+        "checkpoint.py": "import torch\n\nclass Checkpointer:\n    def save(self, model):\n        torch.save(model.state_dict(), 'ckpt.pt')\n",
+        "helpers.py": """
+        def save_with(checkpointer, model):
+            checkpointer.save(model)
+
+        class Trainer:
+            def __init__(self, model, checkpointer):
+                self.model = model
+                self.checkpointer = checkpointer
+
+            def save_checkpoint(self):
+                self.checkpointer.save(self.model)
+        """,
+        "train.py": f"{SHARD}from checkpoint import Checkpointer\nfrom helpers import Trainer, save_with\n\n"
+        f"def main(model):\n    fully_shard(model)\n    {driver}\n",
+    }
+    assert _lint(files) == [("checkpoint.py", 5, "FSD301")]
+
+
 def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
     """`with cm(...):` of a `@contextmanager` of the tree: the code before `yield` at the `with`,
     the block, then the code after `yield`; `as` binds what it yields. Here the code after `yield`
