@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Nam
 from astroid import nodes
 
 from fsdp_lint.analysis import class_values, deciding_modules, known_apis, paths, truths
+from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
     ShardEvent, Summary, relative_value,
 )
 from fsdp_lint.analysis.closures import free_variables
-from fsdp_lint.analysis.conditions import passed_names, test_truth
+from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, reads_process, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
 from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, paths_to
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
@@ -185,6 +186,7 @@ class Flow:
         self._exits: List[_Exit] = []  # `with cm(...):` of a `@contextmanager` of the tree, until its block ends
         self.handoffs: List[Tuple[Point, str, Optimizer]] = []  # optimizers passed to a call, with the call's name (`handed_to`)
         self.forwards: List[Tuple[Point, Obj]] = []  # modules called (`model(batch)`)
+        self.collectives: List[Collective] = []  # issued here or by the functions called (`Summary.collectives`)
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
         self.returns: List[Value] = []
@@ -277,6 +279,7 @@ class Flow:
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
+            collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.uniform)),
         )
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         rebuilds = [r for r in self.rebuilds if any(
@@ -1645,12 +1648,21 @@ class Flow:
         keywords = {kw.arg: self._materialise(self._eval(kw.value), kw.value) for kw in node.keywords or []}
         if self.listener is not None:
             self.listener.on_call(node, self)
+        what = collective(node, self)
+        if what is not None:
+            self._issued(node, what, node)
         result = self._apply_call(node, func_value, args, keywords)
         passed = [o for value in args + list(keywords.values()) for o in contained(value, Optimizer)]
         if passed:
             seq = self._tick()
             self.handoffs.extend((Point(seq, self.path), _callee_name(node.func), o) for o in passed)
         return result
+
+    def _issued(self, node: nodes.NodeNG, what: str, at: nodes.Call) -> None:
+        """A collective issued at `node` (itself, or a call that runs `at`), with who gets here."""
+        test = rank_only_branch(self)
+        uniform = test is None and not any(reads_process(condition) for condition, _ in self.conditions)
+        self.collectives.append(Collective(node, what, at, test, uniform))
 
     def _apply_call(
         self, node: nodes.Call, func_value: Value, args: List[Value], keywords: Dict[Optional[str], Value], by_receiver: bool = True,
@@ -2681,6 +2693,8 @@ class Flow:
             if receiver is not None:
                 self.escaped.add(receiver.root)
             return Fresh(None)
+        for what, at in summary.collectives:
+            self._issued(node, what, at)
         by_root: Dict[Root, Value] = {}
         for name, value in bound.items():
             root = _param_root(func, name)

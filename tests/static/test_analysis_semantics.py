@@ -602,6 +602,55 @@ def test_an_object_of_a_module_not_entered_yet_keeps_its_module_in_a_callee(driv
     assert _lint(files) == [("checkpoint.py", 5, "FSD301")]
 
 
+def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the_helper():
+    """What a call runs counts where the call is made: `outer()` reaches `dcp.save` through
+    `save()` on runs every rank takes alike, so calling it under `if rank == 0:` hangs the job,
+    reported at the call. Silent where the helper's collective needs no other rank (`no_dist`),
+    is under its own rank test (reported there, once) or a test that only a process running
+    alone passes (`local_rank == -1`), and where the caller's test is no rank test (`world_size`)."""
+    files = {
+        "ckpt.py": """
+        import torch.distributed as dist
+        import torch.distributed.checkpoint as dcp
+
+        def save_local(model, step):
+            dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}", no_dist=True)
+
+        def save_own_test(model, step):
+            if dist.get_rank() == 0:
+                dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}")
+
+        def save_single(model, step, local_rank):
+            if local_rank == -1:
+                dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}")
+
+        def save(model, step):
+            dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}")
+
+        def outer(model, step):
+            if step % 10 == 0:
+                save(model, step)
+        """,
+        "train.py": SHARD + """
+        import torch.distributed as dist
+        from ckpt import outer, save, save_local, save_own_test, save_single
+
+        def main(model, local_rank):
+            fully_shard(model)
+            if dist.get_rank() == 0:
+                save_local(model, 0)
+                save_own_test(model, 0)
+                save_single(model, 0, local_rank)
+                outer(model, 0)
+            world_size = dist.get_world_size()
+            if world_size == 1:
+                save(model, 1)
+            save(model, 2)
+        """,
+    }
+    assert _lint(files) == [("ckpt.py", 10, "FSD206"), ("train.py", 12, "FSD206")]
+
+
 def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
     """`with cm(...):` of a `@contextmanager` of the tree: the code before `yield` at the `with`,
     the block, then the code after `yield`; `as` binds what it yields. Here the code after `yield`
