@@ -2,9 +2,11 @@
 
 A collective that only some ranks enter hangs the job (FSD206). The call may be the collective
 itself (`dcp.save`, `t.full_tensor()`) or a call of a function of the tree that issues one on
-the runs every rank takes alike (`save_checkpoint(model)` whose body calls `dcp.save`): its
-summary carries the collectives (`Summary.collectives`), so the caller knows what its call does
-and where only some ranks make it, as it knows an optimizer a helper built.
+every run (`save_checkpoint(model)` whose body calls `dcp.save`): its summary carries the
+collectives (`Summary.collectives`), so the caller knows what its call does and where only some
+ranks make it, as it knows an optimizer a helper built. One the function issues on some runs only
+(under `if isinstance(x, DTensor):`, `if local_rank == -1:`, its own `if rank == 0:`) depends on
+what the test there reads, which the caller's facts seldom settle: it is not handed on.
 """
 
 from __future__ import annotations
@@ -28,15 +30,14 @@ COLLECTIVE_FUNCTIONS = known_apis.DCP_COLLECTIVES | known_apis.STATE_DICT_GETTER
 class Collective(NamedTuple):
     """A collective a walk issues: at `node`, its own call or the call of a function of the tree
     that issues it (`at`, the collective's call there), with the innermost test around `node` (or
-    decorator) that only some ranks pass, and whether no test around it reads which process runs
-    it or whether the run is distributed (`conditions.reads_process`): only then does every rank
-    that calls this function issue it, which is what its summary hands on."""
+    decorator) that only some ranks pass, and whether every run of the walk issues it (no branch
+    outcome on the way, no rank test): what its summary hands on."""
 
     node: nodes.NodeNG
     what: str
     at: nodes.Call
     rank_test: Optional[nodes.NodeNG]
-    uniform: bool
+    every_run: bool
 
 
 def collective(node: nodes.Call, flow: "Flow") -> Optional[str]:

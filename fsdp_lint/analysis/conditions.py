@@ -131,16 +131,6 @@ def rank_only_branch(flow: "Flow") -> Optional[nodes.NodeNG]:
     return None
 
 
-def reads_process(test: nodes.NodeNG) -> bool:
-    """Whether a test reads which process runs it (a rank, a main-rank flag) or how the run is
-    distributed (the world size, whether a process group is up), either way round: its outcome
-    may differ between the ranks, or hold only where one process runs alone (`local_rank == -1`).
-    What runs under no such test, every rank that gets there runs alike."""
-    if _not_distributed(test):
-        return True
-    return any(_is_rank_value(node, 0) for node in test.nodes_of_class((nodes.Name, nodes.Attribute, nodes.Call)))
-
-
 _LOOKED_THROUGH = (nodes.Call, nodes.BoolOp, nodes.UnaryOp, nodes.Compare)
 
 

@@ -187,7 +187,7 @@ class Summary:
     handoffs: List[Tuple[str, Optimizer]] = field(default_factory=list)  # optimizers it or its callees passed to a call, by the call's name
     rebuilds: List[Rebuild] = field(default_factory=list)  # optimizers' param groups it (or a callee) rebuilt
     forwards: List[Tuple[Obj, bool]] = field(default_factory=list)  # modules it (or a callee) ran, and whether after a shard
-    # the collectives it (or a callee) issues on runs every rank takes alike: each with its own call (`Collective`)
+    # the collectives it (or a callee) issues on every run: each with its own call (`Collective`)
     collectives: Tuple[Tuple[str, nodes.Call], ...] = ()
     # A `@contextmanager` generator: what runs after its `yield`, which a `with` applies when its
     # block ends (the fields above are what runs before, at the `with`).

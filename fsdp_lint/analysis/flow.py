@@ -33,7 +33,7 @@ from fsdp_lint.analysis.context import (
     ShardEvent, Summary, relative_value,
 )
 from fsdp_lint.analysis.closures import free_variables
-from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, reads_process, test_truth
+from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
 from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, paths_to
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
@@ -279,7 +279,7 @@ class Flow:
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
-            collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.uniform)),
+            collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.every_run)),
         )
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         rebuilds = [r for r in self.rebuilds if any(
@@ -1661,8 +1661,7 @@ class Flow:
     def _issued(self, node: nodes.NodeNG, what: str, at: nodes.Call) -> None:
         """A collective issued at `node` (itself, or a call that runs `at`), with who gets here."""
         test = rank_only_branch(self)
-        uniform = test is None and not any(reads_process(condition) for condition, _ in self.conditions)
-        self.collectives.append(Collective(node, what, at, test, uniform))
+        self.collectives.append(Collective(node, what, at, test, every_run=test is None and not self.path))
 
     def _apply_call(
         self, node: nodes.Call, func_value: Value, args: List[Value], keywords: Dict[Optional[str], Value], by_receiver: bool = True,

@@ -604,14 +604,16 @@ def test_an_object_of_a_module_not_entered_yet_keeps_its_module_in_a_callee(driv
 
 def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the_helper():
     """What a call runs counts where the call is made: `outer()` reaches `dcp.save` through
-    `save()` on runs every rank takes alike, so calling it under `if rank == 0:` hangs the job,
-    reported at the call. Silent where the helper's collective needs no other rank (`no_dist`),
-    is under its own rank test (reported there, once) or a test that only a process running
-    alone passes (`local_rank == -1`), and where the caller's test is no rank test (`world_size`)."""
+    `save()` on every run, so calling it under `if rank == 0:` hangs the job, reported at the
+    call. Silent where the helper's collective needs no other rank (`no_dist`), is under its own
+    rank test (reported there, once), or under a test of what it is given (`local_rank == -1`,
+    `isinstance(x, DTensor)`: a full state dict holds none), and where the caller's test is no
+    rank test (`world_size == 1`)."""
     files = {
         "ckpt.py": """
         import torch.distributed as dist
         import torch.distributed.checkpoint as dcp
+        from torch.distributed.tensor import DTensor
 
         def save_local(model, step):
             dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}", no_dist=True)
@@ -624,23 +626,34 @@ def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the
             if local_rank == -1:
                 dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}")
 
+        def full(x):
+            if isinstance(x, DTensor):
+                return x.full_tensor()
+            return x
+
+        def export(state):
+            return {key: full(value) for key, value in state.items()}
+
         def save(model, step):
             dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}")
 
         def outer(model, step):
-            if step % 10 == 0:
-                save(model, step)
+            print(f"saving step {step}")
+            save(model, step)
         """,
         "train.py": SHARD + """
         import torch.distributed as dist
-        from ckpt import outer, save, save_local, save_own_test, save_single
+        from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+        from ckpt import export, outer, save, save_local, save_own_test, save_single
 
         def main(model, local_rank):
             fully_shard(model)
+            state = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
             if dist.get_rank() == 0:
                 save_local(model, 0)
                 save_own_test(model, 0)
                 save_single(model, 0, local_rank)
+                export(state)
                 outer(model, 0)
             world_size = dist.get_world_size()
             if world_size == 1:
@@ -648,7 +661,7 @@ def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the
             save(model, 2)
         """,
     }
-    assert _lint(files) == [("ckpt.py", 10, "FSD206"), ("train.py", 12, "FSD206")]
+    assert _lint(files) == [("ckpt.py", 11, "FSD206"), ("train.py", 15, "FSD206")]
 
 
 def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
