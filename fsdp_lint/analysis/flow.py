@@ -2336,16 +2336,18 @@ class Flow:
             if exact and attrs != ABOVE and attrs not in certain and not any(map(is_wildcard, event.target.attrs)) and self._on_every_run(event, call):
                 certain.add(attrs)
 
-        def hold(stored: Obj, at: AttrPath, origin: Optional[Origin], deeper: bool = False) -> Optional[Origin]:
+        def hold(stored: Obj, at: AttrPath, origin: Optional[Origin], deeper: bool = False, alone: bool = True) -> Optional[Origin]:
             """`stored`, held at `at` below `base`: its sharded paths (and `origin`, the first).
             `deeper`: held by what `base` holds, where only it and the modules inside it count,
             by their own paths (a module it lies in is a shallower path's; a wildcard there is
-            no member: `wrapper._all_handles[*].flat_param` is none of the modules sharded)."""
+            no member: `wrapper._all_handles[*].flat_param` is none of the modules sharded).
+            Not `alone`: one of several objects the path may hold, whose shards are no must."""
             for event in live:
                 inside = path_must_cover(stored, event.target) if deeper else path_covers(stored, event.target)
                 if inside or not deeper and path_covers(event.target, stored):
                     extra = event.target.attrs[len(stored.attrs):] if inside else ()
-                    note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
+                    exact = alone and (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)])
+                    note(at + extra, event, exact)
                     if origin is None:
                         source = event.origin or Origin(event.node, self._display_name())
                         origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
@@ -2378,14 +2380,17 @@ class Flow:
             # `self.model`, as the callee names it), with their sharded paths
             # (not the object at that very path, as a calling context describes it: its own
             # sharded paths are noted above, and a module around it sharded is no shard of it)
-            held = [(value, path)] if isinstance(value, Obj) and (value.root, value.attrs) != (base.root, base.attrs + path) else []
+            # (each object the path may hold, where branches stored one of several: `self.model`
+            # from `from_pretrained` or from a config)
+            objects = [o for o in options_of(value) if isinstance(o, Obj) and (o.root, o.attrs) != (base.root, base.attrs + path)]
+            held = [(o, path, len(options_of(value)) == 1) for o in objects]
             for state in contained(value, StateDict) if relative is not None else ():
                 for owner in related_objects(state):
                     inside = self._path_inside(owner, base)
                     if inside is not None:
-                        held.append((self.canonical(owner), inside))
-            for stored, at in held:
-                origin = hold(stored, at, origin)
+                        held.append((self.canonical(owner), inside, True))
+            for stored, at, alone in held:
+                origin = hold(stored, at, origin, alone=alone)
         # and the modules stored deeper (`self.gen.model`: held by an object that `self` holds)
         stored_roots = {e.target.root for e in live} - {base.root}  # only what is stored somewhere is held below `base`
         below = self._stored_under(base, reads) if self.meta_objects or any(map(self._holders_of, stored_roots)) else []

@@ -602,6 +602,48 @@ def test_an_object_of_a_module_not_entered_yet_keeps_its_module_in_a_callee(driv
     assert _lint(files) == [("checkpoint.py", 5, "FSD301")]
 
 
+@pytest.mark.parametrize("state, expected", [
+    ("self.model.state_dict()", [("trainer.py", 11, "FSD301")]),
+    ("get_model_state_dict(self.model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))", []),
+])
+def test_a_model_stored_on_self_as_one_of_several_keeps_its_shards_in_later_methods(state, expected):
+    """`self.model` holds the pretrained model or a fresh one, as a branch chose; both are sharded,
+    and a method that runs later saves the state dict of whichever it is."""
+    files = {
+        "trainer.py": f"""
+import torch
+from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+
+    def export(self, path):
+        state = {state}
+        torch.save(state, path)
+
+    def fit(self):
+        self.export("model.pt")
+""",
+        "train.py": SHARD + """
+        from transformers import AutoConfig, AutoModelForCausalLM, Qwen2ForCausalLM
+        from trainer import Trainer
+
+        def main(cfg):
+            if cfg.pretrained:
+                model = AutoModelForCausalLM.from_pretrained(cfg.name)
+            else:
+                model = Qwen2ForCausalLM(AutoConfig.from_pretrained(cfg.name))
+            for block in model.model.layers:
+                fully_shard(block)
+            fully_shard(model)
+            trainer = Trainer(model)
+            trainer.fit()
+        """,
+    }
+    assert _lint(files) == expected
+
+
 def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the_helper():
     """What a call runs counts where the call is made: `outer()` reaches `dcp.save` through
     `save()` on every run, so calling it under `if rank == 0:` hangs the job, reported at the
