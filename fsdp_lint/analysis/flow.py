@@ -2381,9 +2381,15 @@ class Flow:
             # (not the object at that very path, as a calling context describes it: its own
             # sharded paths are noted above, and a module around it sharded is no shard of it)
             # (each object the path may hold, where branches stored one of several: `self.model`
-            # from `from_pretrained` or from a config)
-            objects = [o for o in options_of(value) if isinstance(o, Obj) and (o.root, o.attrs) != (base.root, base.attrs + path)]
-            held = [(o, path, len(options_of(value)) == 1) for o in objects]
+            # from `from_pretrained` or from a config, each sharded. The callee names them all by
+            # the one path: where some hold no shard (the FSDP1 wrapper of a model the other
+            # branch shards with `fully_shard`) it cannot tell which runs hold the shards, and the
+            # path is left as it stands)
+            options = options_of(value)
+            objects = [o for o in options if isinstance(o, Obj) and (o.root, o.attrs) != (base.root, base.attrs + path)]
+            if len(options) > 1 and not all(isinstance(o, Obj) and self._holds_live(o, live) for o in options):
+                objects = []
+            held = [(o, path, len(options) == 1) for o in objects]
             for state in contained(value, StateDict) if relative is not None else ():
                 for owner in related_objects(state):
                     inside = self._path_inside(owner, base)
@@ -2440,6 +2446,11 @@ class Flow:
             if module is not None:
                 return module
         return None
+
+    @staticmethod
+    def _holds_live(obj: Obj, live: List[ShardEvent]) -> bool:
+        """Whether one of the shard events `live` sharded `obj`, a module inside it or around it."""
+        return any(path_covers(obj, event.target) or path_covers(event.target, obj) for event in live)
 
     def _stored_on(self, base: Obj, reads: Optional[FrozenSet[str]]) -> List[Tuple[AttrPath, Value, bool]]:
         """The attributes stored on `base`, by their paths below it, with their values: its own

@@ -644,6 +644,60 @@ class Trainer:
     assert _lint(files) == expected
 
 
+def test_a_path_of_self_holding_an_fsdp1_wrapper_or_a_sharded_model_says_nothing_of_either():
+    """verl's shape: `self.model` is the FSDP1 wrapper on one branch and the model `fully_shard`
+    sharded on the other. A later method names both by the one path and cannot tell which runs
+    hold the shards, so the FSDP1 API it calls under `fsdp_version(self.model) == 1` is not
+    reported as if the path were sharded."""
+    files = {
+        "trainer.py": """
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, StateDictType
+        from utils import fsdp_version
+
+        class Trainer:
+            def __init__(self, model):
+                self.model = model
+
+            def prepare_rollout(self):
+                if fsdp_version(self.model) == 1:
+                    FSDP.set_state_dict_type(self.model, state_dict_type=StateDictType.SHARDED_STATE_DICT)
+
+            def fit(self):
+                self.prepare_rollout()
+        """,
+        "utils.py": """
+        from torch.distributed.fsdp import FSDPModule, FullyShardedDataParallel as FSDP
+
+        def fsdp_version(model):
+            if isinstance(model, FSDP):
+                return 1
+            if isinstance(model, FSDPModule):
+                return 2
+            return 0
+        """,
+        "train.py": SHARD + """
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        from transformers import AutoModelForCausalLM
+        from trainer import Trainer
+
+        def main(cfg):
+            module = AutoModelForCausalLM.from_pretrained(cfg.name)
+            strategy = cfg.strategy
+            if strategy == "fsdp":
+                model = FSDP(module, use_orig_params=True)
+            elif strategy == "fsdp2":
+                for block in module.model.layers:
+                    fully_shard(block)
+                fully_shard(module)
+                model = module
+            else:
+                raise NotImplementedError(strategy)
+            Trainer(model).fit()
+        """,
+    }
+    assert _lint(files) == []
+
+
 def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the_helper():
     """What a call runs counts where the call is made: `outer()` reaches `dcp.save` through
     `save()` on every run, so calling it under `if rank == 0:` hangs the job, reported at the
