@@ -1,20 +1,9 @@
 from __future__ import annotations
 
-from typing import Optional
-
-from astroid import nodes
-
-from fsdp_lint.analysis import known_apis
-from fsdp_lint.analysis.conditions import may_call_under_rank_test, rank_only_branch
+from fsdp_lint.analysis.collectives import COLLECTIVE_FUNCTIONS, Collective
+from fsdp_lint.analysis.conditions import may_call_under_rank_test
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Obj, Params
 from fsdp_lint.engine.rule import Invalid, Rule, ScreenedFile, Valid
-
-CLIP_GRAD_NORM = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.get_total_norm"})
-# The last names of the functions `_collective` reports on an unsharded (or unknown) model, by
-# their qualified names. `clip_grad_norm_` is reported only over a model that may hold shards,
-# whose files the analysis reaches whatever they mention.
-COLLECTIVE_FUNCTIONS = known_apis.DCP_COLLECTIVES | known_apis.STATE_DICT_GETTERS | known_apis.STATE_DICT_SETTERS
 
 
 class CollectiveOnSomeRanks(Rule):
@@ -25,7 +14,9 @@ class CollectiveOnSomeRanks(Rule):
     variable computed from one of them, or a `@rank_zero_only` function), calls that communicate
     with every rank: `DTensor.full_tensor()`, `get_model_state_dict` / `get_state_dict` /
     `set_model_state_dict` with a full state dict, `dcp.save` / `dcp.load`, and
-    `torch.nn.utils.clip_grad_norm_` over the parameters of a sharded model.
+    `torch.nn.utils.clip_grad_norm_` over the parameters of a sharded model. A call of a function
+    of the project that makes one of these on the runs every rank takes alike (`save_checkpoint()`
+    whose body calls `dcp.save`) is reported at that call, naming the collective and where it is.
 
     ## Why is this bad?
     Each of these is an all-gather, broadcast or all-reduce under the hood. Every rank of the
@@ -155,39 +146,19 @@ class CollectiveOnSomeRanks(Rule):
     def may_fire_in(cls, file: ScreenedFile) -> bool:
         return may_call_under_rank_test(file, frozenset({"full_tensor"}), COLLECTIVE_FUNCTIONS)
 
-    def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        what = _collective(node, flow)
-        if what is None:
-            return
-        test = rank_only_branch(flow)
-        if test is None:
-            return
-        text = test.as_string()
-        text = text if len(text) <= 60 else text[:57] + "..."
-        self.report(node, self.message.format(what=what, test=text))
+    def on_function_end(self, flow: Flow) -> None:
+        for issued in flow.collectives:
+            if issued.rank_test is None:
+                continue
+            text = issued.rank_test.as_string()
+            text = text if len(text) <= 60 else text[:57] + "..."
+            self.report(issued.node, self.message.format(what=_described(issued), test=text))
 
 
-def _collective(node: nodes.Call, flow: Flow) -> Optional[str]:
-    """A description of the collective that `node` runs, or None."""
-    func = node.func
-    if isinstance(func, nodes.Attribute) and func.attrname == "full_tensor" and not node.args:
-        return "`.full_tensor()`"
-    qname = flow.qualified_name(func)
-    dcp = known_apis.dcp_function(qname)
-    if dcp is not None:
-        if any(k.arg in ("no_dist", "process_group") for k in node.keywords or []):
-            return None
-        return f"`dcp.{dcp}`"
-    state = known_apis.state_dict_function(qname)
-    if state is not None:
-        if flow.full_state_dict(node) is not True:
-            return None
-        module = flow.value(node.args[0]) if node.args else None
-        if isinstance(module, Obj) and flow.provably_unsharded(module):
-            return None  # gathering a plain module's tensors needs no communication
-        return f"`{state}` with a full state dict"
-    if qname in CLIP_GRAD_NORM and node.args:
-        params = flow.value(node.args[0])
-        if isinstance(params, Params) and flow.may_hold_shards(params.owner):
-            return f"`clip_grad_norm_` over the DTensor gradients of `{params.owner.display}`"
-    return None
+def _described(issued: Collective) -> str:
+    """The collective, and where it is when a function this call runs issues it."""
+    if issued.at is issued.node:
+        return issued.what
+    scope = issued.at.scope()
+    where = f"`{scope.name}()`" if scope.name else "module level"
+    return f"{issued.what} (in {where} of `{issued.at.root().name}`, line {issued.at.lineno}, which this call runs)"

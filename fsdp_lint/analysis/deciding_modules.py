@@ -45,7 +45,7 @@ def modules_deciding(flow: "Flow", test: nodes.NodeNG) -> Set[str]:
             subject = none[0]
         value = flow.values.get(subject)
         for option in options_of(value) if value is not None else ():
-            origin = project.origin(option.root) if isinstance(option, Obj) else None
+            origin = flow.deferred_module(option, within=True) if isinstance(option, Obj) else None
             if origin is not None:
                 found.add(origin)
     return found

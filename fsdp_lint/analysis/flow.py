@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Nam
 from astroid import nodes
 
 from fsdp_lint.analysis import class_values, deciding_modules, known_apis, paths, truths
+from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
     ShardEvent, Summary, relative_value,
 )
 from fsdp_lint.analysis.closures import free_variables
-from fsdp_lint.analysis.conditions import passed_names, test_truth
+from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
 from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, paths_to
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
@@ -185,6 +186,7 @@ class Flow:
         self._exits: List[_Exit] = []  # `with cm(...):` of a `@contextmanager` of the tree, until its block ends
         self.handoffs: List[Tuple[Point, str, Optimizer]] = []  # optimizers passed to a call, with the call's name (`handed_to`)
         self.forwards: List[Tuple[Point, Obj]] = []  # modules called (`model(batch)`)
+        self.collectives: List[Collective] = []  # issued here or by the functions called (`Summary.collectives`)
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
         self.returns: List[Value] = []
@@ -225,6 +227,7 @@ class Flow:
         self.param_roots: Dict[str, Root] = {}
         self.known_params: Set[Root] = set()  # parameters the calling context says something about
         self._certain: Set[Tuple[Root, AttrPath]] = set()  # sharded on every run to the call (`ObjectFacts.certain`)
+        self._deferred_at: Dict[Tuple[Root, AttrPath], str] = {}  # results of deferred calls the caller passed (`ObjectFacts.deferred`)
         self._imported: Set[str] = set()  # the modules whose globals this walk read by import (`_imported_global`)
         if isinstance(scope, nodes.FunctionDef):
             self._bind_parameters(scope)
@@ -277,6 +280,7 @@ class Flow:
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
+            collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.every_run)),
         )
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         rebuilds = [r for r in self.rebuilds if any(
@@ -720,6 +724,8 @@ class Flow:
             self.classes[root] = facts.cls
         for attrs in sorted(facts.forwarded):
             self.forwards.append((Point(-1, EMPTY), Obj(root, attrs)))
+        for attrs, module in facts.deferred:
+            self._deferred_at[(root, attrs)] = module
         for attrs, value in facts.attrs:
             self.attr_env[(root, attrs)] = value
             self._adopted[(root, attrs)] = value
@@ -1648,12 +1654,20 @@ class Flow:
         keywords = {kw.arg: self._materialise(self._eval(kw.value), kw.value) for kw in node.keywords or []}
         if self.listener is not None:
             self.listener.on_call(node, self)
+        what = collective(node, self)
+        if what is not None:
+            self._issued(node, what, node)
         result = self._apply_call(node, func_value, args, keywords)
         passed = [o for value in args + list(keywords.values()) for o in contained(value, Optimizer)]
         if passed:
             seq = self._tick()
             self.handoffs.extend((Point(seq, self.path), _callee_name(node.func), o) for o in passed)
         return result
+
+    def _issued(self, node: nodes.NodeNG, what: str, at: nodes.Call) -> None:
+        """A collective issued at `node` (itself, or a call that runs `at`), with who gets here."""
+        test = rank_only_branch(self)
+        self.collectives.append(Collective(node, what, at, test, every_run=test is None and not self.path))
 
     def _apply_call(
         self, node: nodes.Call, func_value: Value, args: List[Value], keywords: Dict[Optional[str], Value], by_receiver: bool = True,
@@ -2079,7 +2093,7 @@ class Flow:
             return receiver
         if isinstance(target, Deferred):
             return self._defer(node, target.module, receiver, args, keywords)
-        origin = self.project.origin(receiver.root) if not receiver.attrs else None
+        origin = self.deferred_module(receiver)
         if origin is not None:  # its class, unknown until that module is entered, may define `method`
             return self._defer(node, origin, receiver, args, keywords)
         if method not in known_apis.INERT_METHODS:
@@ -2328,16 +2342,18 @@ class Flow:
             if exact and attrs != ABOVE and attrs not in certain and not any(map(is_wildcard, event.target.attrs)) and self._on_every_run(event, call):
                 certain.add(attrs)
 
-        def hold(stored: Obj, at: AttrPath, origin: Optional[Origin], deeper: bool = False) -> Optional[Origin]:
+        def hold(stored: Obj, at: AttrPath, origin: Optional[Origin], deeper: bool = False, alone: bool = True) -> Optional[Origin]:
             """`stored`, held at `at` below `base`: its sharded paths (and `origin`, the first).
             `deeper`: held by what `base` holds, where only it and the modules inside it count,
             by their own paths (a module it lies in is a shallower path's; a wildcard there is
-            no member: `wrapper._all_handles[*].flat_param` is none of the modules sharded)."""
+            no member: `wrapper._all_handles[*].flat_param` is none of the modules sharded).
+            Not `alone`: one of several objects the path may hold, whose shards are no must."""
             for event in live:
                 inside = path_must_cover(stored, event.target) if deeper else path_covers(stored, event.target)
                 if inside or not deeper and path_covers(event.target, stored):
                     extra = event.target.attrs[len(stored.attrs):] if inside else ()
-                    note(at + extra, event, (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)]))
+                    exact = alone and (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)])
+                    note(at + extra, event, exact)
                     if origin is None:
                         source = event.origin or Origin(event.node, self._display_name())
                         origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
@@ -2358,24 +2374,35 @@ class Flow:
         # what is stored on the object (`self.model`), and on the objects stored on it a few
         # levels down (`self.state.fsdp_config`): its value as the callee will see it
         attrs: Dict[AttrPath, Value] = {}
+        kept: List[Tuple[AttrPath, Value]] = []  # the values of those, as this walk holds them
         for path, value, nested in self._stored_on(base, reads):
             relative = self._as_stored(value, base, root, path)
             if relative is not None and path not in attrs and (self._describes(value) if nested else self._informative(value)):
                 attrs[path] = relative
+                kept.append((path, value))
             if nested:
                 continue  # the modules held deeper are below (`_stored_under`)
             # the modules it holds or holds the state of (`self.ema = self.model.state_dict()`:
             # `self.model`, as the callee names it), with their sharded paths
             # (not the object at that very path, as a calling context describes it: its own
             # sharded paths are noted above, and a module around it sharded is no shard of it)
-            held = [(value, path)] if isinstance(value, Obj) and (value.root, value.attrs) != (base.root, base.attrs + path) else []
+            # (each object the path may hold, where branches stored one of several: `self.model`
+            # from `from_pretrained` or from a config, each sharded. The callee names them all by
+            # the one path: where some hold no shard (the FSDP1 wrapper of a model the other
+            # branch shards with `fully_shard`) it cannot tell which runs hold the shards, and the
+            # path is left as it stands)
+            options = options_of(value)
+            objects = [o for o in options if isinstance(o, Obj) and (o.root, o.attrs) != (base.root, base.attrs + path)]
+            if len(options) > 1 and not all(isinstance(o, Obj) and self._holds_live(o, live) for o in options):
+                objects = []
+            held = [(o, path, len(options) == 1) for o in objects]
             for state in contained(value, StateDict) if relative is not None else ():
                 for owner in related_objects(state):
                     inside = self._path_inside(owner, base)
                     if inside is not None:
-                        held.append((self.canonical(owner), inside))
-            for stored, at in held:
-                origin = hold(stored, at, origin)
+                        held.append((self.canonical(owner), inside, True))
+            for stored, at, alone in held:
+                origin = hold(stored, at, origin, alone=alone)
         # and the modules stored deeper (`self.gen.model`: held by an object that `self` holds)
         stored_roots = {e.target.root for e in live} - {base.root}  # only what is stored somewhere is held below `base`
         below = self._stored_under(base, reads) if self.meta_objects or any(map(self._holders_of, stored_roots)) else []
@@ -2397,7 +2424,39 @@ class Flow:
         attrs.update((path, either([Obj(root, path, cls_of) for cls_of in found])) for path, found in classes.items())
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
         conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
-        return ObjectFacts(cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain)), origin
+        deferred = self._deferred_in(base, kept)
+        facts = ObjectFacts(cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain), deferred=deferred)
+        return facts, origin
+
+    def _deferred_in(self, base: Obj, stored: List[Tuple[AttrPath, Value]]) -> Tuple[Tuple[AttrPath, str], ...]:
+        """`ObjectFacts.deferred` of `base`: it, and the values stored on it that the callee
+        receives, where each is the result of a deferred call (one module per path: where
+        several may be, the others are found once this one is entered)."""
+        found: Dict[AttrPath, str] = {}
+        module = self.deferred_module(base)
+        if module is not None:
+            found[()] = module
+        for path, value in stored:
+            modules = sorted(m for m in (self.deferred_module(self.canonical(o)) for o in options_of(value) if isinstance(o, Obj)) if m)
+            if modules:
+                found[path] = modules[0]
+        return tuple(sorted(found.items()))
+
+    def deferred_module(self, obj: Obj, within: bool = False) -> Optional[str]:
+        """The module of the deferred call whose result `obj` is (with `within`: or lies in, as
+        an attribute of it), if there is one: a call made here or by a callee, or one the caller
+        made (`ObjectFacts.deferred`). Its class, unknown until that module is entered, decides
+        what a method called on it does and what its attributes are."""
+        for length in range(len(obj.attrs), -1 if within else len(obj.attrs) - 1, -1):
+            module = self._deferred_at.get((obj.root, obj.attrs[:length])) or (self.project.origin(obj.root) if not length else None)
+            if module is not None:
+                return module
+        return None
+
+    @staticmethod
+    def _holds_live(obj: Obj, live: List[ShardEvent]) -> bool:
+        """Whether one of the shard events `live` sharded `obj`, a module inside it or around it."""
+        return any(path_covers(obj, event.target) or path_covers(event.target, obj) for event in live)
 
     def _stored_on(self, base: Obj, reads: Optional[FrozenSet[str]]) -> List[Tuple[AttrPath, Value, bool]]:
         """The attributes stored on `base`, by their paths below it, with their values: its own
@@ -2602,6 +2661,8 @@ class Flow:
             if isinstance(option, Obj):
                 if option.cls or self.meta_object(option, inside=True) is not None or self.is_local(option.root) or option.root in self.classes:
                     return True
+                if self.deferred_module(self.canonical(option)) is not None:
+                    return True  # a result of code not entered: a method called on it is a call into that code
             elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container, Constant)):
                 if not isinstance(option, Constant) or option.travels:
                     return True
@@ -2653,6 +2714,8 @@ class Flow:
             if receiver is not None:
                 self.escaped.add(receiver.root)
             return Fresh(None)
+        for what, at in summary.collectives:
+            self._issued(node, what, at)
         by_root: Dict[Root, Value] = {}
         for name, value in bound.items():
             root = _param_root(func, name)

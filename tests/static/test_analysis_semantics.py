@@ -597,6 +597,194 @@ def test_the_attributes_of_an_object_a_helper_builds_and_returns_come_back_with_
     assert _lint(files) == [("train.py", 5, "FSD201")]
 
 
+@pytest.mark.parametrize("driver", [
+    "save_with(Checkpointer(), model)",
+    "Trainer(model, Checkpointer()).save_checkpoint()",
+    "checkpointer = Checkpointer()\n    trainer = Trainer(model, checkpointer)\n    trainer.save_checkpoint()",
+])
+def test_an_object_of_a_module_not_entered_yet_keeps_its_module_in_a_callee(driver):
+    """`Checkpointer()` of a module that holds nothing sharded is a deferred result; handed to a
+    helper (a parameter) or kept on an object whose method runs later (`self.checkpointer`), a
+    method called on it there is a call into that module, which is then entered and walked with
+    the sharded model it receives."""
+    files = {
+        "checkpoint.py": "import torch\n\nclass Checkpointer:\n    def save(self, model):\n        torch.save(model.state_dict(), 'ckpt.pt')\n",
+        "helpers.py": """
+        def save_with(checkpointer, model):
+            checkpointer.save(model)
+
+        class Trainer:
+            def __init__(self, model, checkpointer):
+                self.model = model
+                self.checkpointer = checkpointer
+
+            def save_checkpoint(self):
+                self.checkpointer.save(self.model)
+        """,
+        "train.py": f"{SHARD}from checkpoint import Checkpointer\nfrom helpers import Trainer, save_with\n\n"
+        f"def main(model):\n    fully_shard(model)\n    {driver}\n",
+    }
+    assert _lint(files) == [("checkpoint.py", 5, "FSD301")]
+
+
+@pytest.mark.parametrize("state, expected", [
+    ("self.model.state_dict()", [("trainer.py", 11, "FSD301")]),
+    ("get_model_state_dict(self.model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))", []),
+])
+def test_a_model_stored_on_self_as_one_of_several_keeps_its_shards_in_later_methods(state, expected):
+    """`self.model` holds the pretrained model or a fresh one, as a branch chose; both are sharded,
+    and a method that runs later saves the state dict of whichever it is."""
+    files = {
+        "trainer.py": f"""
+import torch
+from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+
+    def export(self, path):
+        state = {state}
+        torch.save(state, path)
+
+    def fit(self):
+        self.export("model.pt")
+""",
+        "train.py": SHARD + """
+        from transformers import AutoConfig, AutoModelForCausalLM, Qwen2ForCausalLM
+        from trainer import Trainer
+
+        def main(cfg):
+            if cfg.pretrained:
+                model = AutoModelForCausalLM.from_pretrained(cfg.name)
+            else:
+                model = Qwen2ForCausalLM(AutoConfig.from_pretrained(cfg.name))
+            for block in model.model.layers:
+                fully_shard(block)
+            fully_shard(model)
+            trainer = Trainer(model)
+            trainer.fit()
+        """,
+    }
+    assert _lint(files) == expected
+
+
+def test_a_path_of_self_holding_an_fsdp1_wrapper_or_a_sharded_model_says_nothing_of_either():
+    """verl's shape: `self.model` is the FSDP1 wrapper on one branch and the model `fully_shard`
+    sharded on the other. A later method names both by the one path and cannot tell which runs
+    hold the shards, so the FSDP1 API it calls under `fsdp_version(self.model) == 1` is not
+    reported as if the path were sharded."""
+    files = {
+        "trainer.py": """
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, StateDictType
+        from utils import fsdp_version
+
+        class Trainer:
+            def __init__(self, model):
+                self.model = model
+
+            def prepare_rollout(self):
+                if fsdp_version(self.model) == 1:
+                    FSDP.set_state_dict_type(self.model, state_dict_type=StateDictType.SHARDED_STATE_DICT)
+
+            def fit(self):
+                self.prepare_rollout()
+        """,
+        "utils.py": """
+        from torch.distributed.fsdp import FSDPModule, FullyShardedDataParallel as FSDP
+
+        def fsdp_version(model):
+            if isinstance(model, FSDP):
+                return 1
+            if isinstance(model, FSDPModule):
+                return 2
+            return 0
+        """,
+        "train.py": SHARD + """
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        from transformers import AutoModelForCausalLM
+        from trainer import Trainer
+
+        def main(cfg):
+            module = AutoModelForCausalLM.from_pretrained(cfg.name)
+            strategy = cfg.strategy
+            if strategy == "fsdp":
+                model = FSDP(module, use_orig_params=True)
+            elif strategy == "fsdp2":
+                for block in module.model.layers:
+                    fully_shard(block)
+                fully_shard(module)
+                model = module
+            else:
+                raise NotImplementedError(strategy)
+            Trainer(model).fit()
+        """,
+    }
+    assert _lint(files) == []
+
+
+def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the_helper():
+    """What a call runs counts where the call is made: `outer()` reaches `dcp.save` through
+    `save()` on every run, so calling it under `if rank == 0:` hangs the job, reported at the
+    call. Silent where the helper's collective needs no other rank (`no_dist`), is under its own
+    rank test (reported there, once), or under a test of what it is given (`local_rank == -1`,
+    `isinstance(x, DTensor)`: a full state dict holds none), and where the caller's test is no
+    rank test (`world_size == 1`)."""
+    files = {
+        "ckpt.py": """
+        import torch.distributed as dist
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.tensor import DTensor
+
+        def save_local(model, step):
+            dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}", no_dist=True)
+
+        def save_own_test(model, step):
+            if dist.get_rank() == 0:
+                dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}")
+
+        def save_single(model, step, local_rank):
+            if local_rank == -1:
+                dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}")
+
+        def full(x):
+            if isinstance(x, DTensor):
+                return x.full_tensor()
+            return x
+
+        def export(state):
+            return {key: full(value) for key, value in state.items()}
+
+        def save(model, step):
+            dcp.save({"model": model.state_dict()}, checkpoint_id=f"ckpt/{step}")
+
+        def outer(model, step):
+            print(f"saving step {step}")
+            save(model, step)
+        """,
+        "train.py": SHARD + """
+        import torch.distributed as dist
+        from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+        from ckpt import export, outer, save, save_local, save_own_test, save_single
+
+        def main(model, local_rank):
+            fully_shard(model)
+            state = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+            if dist.get_rank() == 0:
+                save_local(model, 0)
+                save_own_test(model, 0)
+                save_single(model, 0, local_rank)
+                export(state)
+                outer(model, 0)
+            world_size = dist.get_world_size()
+            if world_size == 1:
+                save(model, 1)
+            save(model, 2)
+        """,
+    }
+    assert _lint(files) == [("ckpt.py", 11, "FSD206"), ("train.py", 15, "FSD206")]
+
+
 def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
     """`with cm(...):` of a `@contextmanager` of the tree: the code before `yield` at the `with`,
     the block, then the code after `yield`; `as` binds what it yields. Here the code after `yield`

@@ -1,0 +1,16 @@
+import torch
+
+from checkpoint import Checkpointer
+from dist_utils import init_distributed
+from model import Transformer
+from parallel import apply_fsdp
+from trainer import Trainer
+
+
+def main(loader, output_dir: str):
+    mesh = init_distributed()
+    model = apply_fsdp(Transformer(32000, 2048, 16), mesh)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-4)
+    checkpointer = Checkpointer(output_dir, interval=1000)
+    trainer = Trainer(model, optimizer, checkpointer)
+    trainer.fit(loader)
