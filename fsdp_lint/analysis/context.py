@@ -106,13 +106,16 @@ class Context:
     conditions: Tuple[Tuple[Tuple[Root, AttrPath], "FlagConditions"], ...] = ()
     # the caller's objects on the meta device that those other values refer to, with how far each got
     meta: Tuple[Tuple[Tuple[Root, AttrPath], Materialised], ...] = ()
+    # the parameters the callee tests against None (`Project.none_tested`) whose argument cannot
+    # be None (a dict, an object built from a known class): `param is None` is false there
+    not_none: FrozenSet[str] = frozenset()
 
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
         # A context keys the memo of summaries, the rule pass's walks and `widen`'s sets, each
         # asked at every call: its hash (the dataclass's own, over every nested fact) is made once.
-        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta)))
+        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none)))
 
     def __hash__(self) -> int:
         return self._hash

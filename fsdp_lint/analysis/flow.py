@@ -187,6 +187,7 @@ class Flow:
         self.forwards: List[Tuple[Point, Obj]] = []  # modules called (`model(batch)`)
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
+        self._not_none: Set[Root] = set()  # parameters whose argument the calling context says is not None
         self.returns: List[Value] = []
         self._returned_at: List[Optional[Path]] = []  # the way to each return about objects (`_object_path`)
         self._captured: Dict[paths.Literal, Path] = {}  # outcomes of tests that flags describe whole (`_outcome`)
@@ -681,6 +682,8 @@ class Flow:
                 self.param_roots[arg.name] = root
             facts = self.context.of(arg.name)
             self.env[arg.name] = self._adopt(arg.name, root, facts)
+            if arg.name in self.context.not_none:
+                self._not_none.add(root)
         for name in free_variables(func, self.project.binding):
             facts = self.context.of(name)  # a closure's variables, as the call passes them
             if facts is not None:
@@ -1621,7 +1624,7 @@ class Flow:
             if isinstance(option, Constant):
                 answers.add(option.value is None)
             elif isinstance(option, Obj):
-                answers.add(False if option.cls or (not option.attrs and option.root in self.classes) else None)
+                answers.add(False if option.cls or not option.attrs and (option.root in self.classes or option.root in self._not_none) else None)
             else:
                 answers.add(False if isinstance(option, (Optimizer, Container, Params, ParamGroups, StateDict, Options, ShardFunction)) else None)
         return answers.pop() if len(answers) == 1 else None
@@ -2196,7 +2199,8 @@ class Flow:
         shared = frozenset(flagged)
         flagged = {target: flags for target, flags in flagged.items() if flags}
         conditions = self._named_flags(tuple(sorted(flagged.items())), bound, reached) if flagged else ()
-        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound)), origins
+        not_none = frozenset(name for name in self.project.none_tested(func) if name in bound and self._is_none(bound[name]) is False)
+        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none), origins
 
     def _meta_referred(self, referred: List[Obj], bound: Dict[str, Value]) -> Tuple[Tuple[MetaKey, Materialised], ...]:
         """The objects on the meta device that values other than objects refer to (an `Either` of
