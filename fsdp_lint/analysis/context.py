@@ -91,6 +91,9 @@ class ObjectFacts:
     # the paths (`()` for the object, or a module around or inside it) that ran a forward after
     # their sharding: FSDP's lazy initialisation is over for them (`Flow.ran_forward`)
     forwarded: FrozenSet[AttrPath] = frozenset()
+    # the paths (`()` for the object) that `torch.compile` returned on some run to the call: an
+    # `OptimizedModule` there may be what the caller holds (`Flow.compiled`)
+    compiled: FrozenSet[AttrPath] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +189,7 @@ class Summary:
     handoffs: List[Tuple[str, Optimizer]] = field(default_factory=list)  # optimizers it or its callees passed to a call, by the call's name
     rebuilds: List[Rebuild] = field(default_factory=list)  # optimizers' param groups it (or a callee) rebuilt
     forwards: List[Tuple[Obj, bool]] = field(default_factory=list)  # modules it (or a callee) ran, and whether after a shard
+    compiled: List[Obj] = field(default_factory=list)  # objects `torch.compile` returned in it (or a callee)
     # A `@contextmanager` generator: what runs after its `yield`, which a `with` applies when its
     # block ends (the fields above are what runs before, at the `with`).
     exit: Optional["Summary"] = None
@@ -197,7 +201,7 @@ class Summary:
             frozenset(self.escaped), _shape(self.returns), tuple((o, _shape(v)) for o, v in self.attr_writes),
             frozenset(self.meta_states.items()), tuple(_shape(o) for o in self.optimizers),
             tuple((_shape(r.target), r.over) for r in self.rebuilds), self.exit.signature() if self.exit else None,
-            tuple((name, _shape(o)) for name, o in self.handoffs), tuple(self.forwards),
+            tuple((name, _shape(o)) for name, o in self.handoffs), tuple(self.forwards), tuple(self.compiled),
         )
 
 

@@ -1696,3 +1696,69 @@ def test_a_dict_of_known_keys_decides_membership_and_size_until_its_keys_change(
         return optimizer
     """
     assert _lint({"setup.py": setup, "train.py": "from setup import setup\nsetup(Model(), {})\n"}) == expected
+
+
+@pytest.mark.parametrize(
+    "compile_at, tested, reported",
+    [
+        ("", "torch.nn.DataParallel", False),
+        ("", "(torch.nn.DataParallel, torch.nn.parallel.DistributedDataParallel)", False),
+        ("", "torch._dynamo.eval_frame.OptimizedModule", False),
+        ("", "list", False),
+        ("", "torch.nn.Module", True),
+        ("", "Stateful", True),  # a runtime-checkable Protocol: every module passes it
+        ("train", "torch._dynamo.eval_frame.OptimizedModule", True),
+        ("helper", "torch._dynamo.eval_frame.OptimizedModule", True),
+        ("helper", "list", False),
+    ],
+)
+def test_a_module_of_a_tree_class_over_nn_module_is_an_instance_of_its_bases_only_unless_compiled(compile_at, tested, reported):
+    """An object built from a class of the tree whose only base outside it is `nn.Module` is an
+    instance of exactly the classes of its MRO (and `FSDPModule` once sharded; torch 2.13:
+    `isinstance(net, nn.DataParallel)`, `OptimizedModule`, `list` are false). `torch.compile`
+    returns an `OptimizedModule` around the module, which the walk takes for the module itself:
+    where it compiled the object (here, or in a helper that returns it), the test is open, and
+    the wrapper's `_orig_mod` is the module."""
+    ckpt = """
+    import torch
+    from torch.distributed.checkpoint.stateful import Stateful
+
+    def save_checkpoint(path, model):
+        if isinstance(model, TESTED):
+            torch.save(model.state_dict(), path)
+    """.replace("TESTED", tested)
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import save_checkpoint
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+
+    def compiled(model):
+        return torch.compile(model)
+
+    def main():
+        model = Net()
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        COMPILE
+        save_checkpoint("ckpt", model)
+    """.replace("COMPILE", {"": "pass", "train": "model = torch.compile(model)", "helper": "model = compiled(model)"}[compile_at])
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 7, "FSD301")] if reported else [])
+    unwrap = """
+    import torch
+    from torch.distributed.fsdp import FSDPModule
+
+    def save_checkpoint(path, model):
+        if isinstance(model, (torch.nn.DataParallel, torch.nn.parallel.DistributedDataParallel)):
+            model = model.module
+        if isinstance(model, torch._dynamo.eval_frame.OptimizedModule):
+            model = model._orig_mod
+        if not isinstance(model, FSDPModule):
+            torch.save(model.state_dict(), path)
+    """
+    assert _lint({"ckpt.py": unwrap, "train.py": train}) == []
