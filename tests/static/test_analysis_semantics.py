@@ -1762,3 +1762,62 @@ def test_a_module_of_a_tree_class_over_nn_module_is_an_instance_of_its_bases_onl
             torch.save(model.state_dict(), path)
     """
     assert _lint({"ckpt.py": unwrap, "train.py": train}) == []
+
+
+@pytest.mark.parametrize(
+    "decided, reported",
+    [
+        ("any(is_sharded(m) for m in models)", False),
+        ("all([is_sharded(m) for m in models])", False),
+        ("any(is_sharded(m) for m in {type(m).__name__: m for m in models}.values())", False),
+        ("any(is_sharded(m) for m in models if m.training)", True),  # may produce none
+        ("any(is_sharded(m) for m in [])", True),  # produces none: false
+        ("all(is_sharded(m) for m in [models[0], Probe()])", True),
+    ],
+)
+def test_any_and_all_are_decided_from_the_truth_of_every_element(decided, reported):
+    """`any(pred(m) for m in models)` over a literal list (or a dict built from it) whose every
+    element makes `pred` true is true; it stays open where a filter may leave no element, is false
+    over an empty one, and `all` is false where one element is false."""
+    ckpt = """
+    import torch
+    from torch import nn
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_optimizer_state_dict
+    from torch.distributed.fsdp import FSDPModule
+
+    class Probe(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = nn.Linear(4, 1)
+
+    def is_sharded(model):
+        return isinstance(model, FSDPModule)
+
+    def save_checkpoint(path, models, optimizer):
+        if not isinstance(models, list):
+            models = [models]
+        if DECIDED:
+            state = get_optimizer_state_dict(models[0], optimizer, options=StateDictOptions(full_state_dict=True))
+        else:
+            state = optimizer.state_dict()
+        torch.save(state, path)
+    """.replace("DECIDED", decided)
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import save_checkpoint
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+
+    def main():
+        model = Net()
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        optimizer = torch.optim.AdamW(model.parameters())
+        save_checkpoint("ckpt", model, optimizer)
+    """
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 22, "FSD301")] if reported else [])
