@@ -120,7 +120,8 @@ def _base_instance(project: "Project", base: str, tested: str) -> Optional[bool]
         return True
     if class_named(project, tested) is not None:
         return False
-    return known_apis.wrapper_instance(base, tested)
+    answer = known_apis.module_base_instance(tested) if base in known_apis.MODULE_CLASSES else None
+    return answer if answer is not None else known_apis.wrapper_instance(base, tested)
 
 
 def is_setting_class(project: "Project", qname: Optional[str]) -> bool:

@@ -94,6 +94,9 @@ class ObjectFacts:
     # not enter, with that module: a method called on one (`self.checkpointer.save(self.model)`)
     # is a call into it, which the callee defers as the caller would (`Flow.deferred_module`)
     deferred: Tuple[Tuple[AttrPath, str], ...] = ()
+    # the paths (`()` for the object) that `torch.compile` returned on some run to the call: an
+    # `OptimizedModule` there may be what the caller holds (`Flow.compiled`)
+    compiled: FrozenSet[AttrPath] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,13 +112,16 @@ class Context:
     conditions: Tuple[Tuple[Tuple[Root, AttrPath], "FlagConditions"], ...] = ()
     # the caller's objects on the meta device that those other values refer to, with how far each got
     meta: Tuple[Tuple[Tuple[Root, AttrPath], Materialised], ...] = ()
+    # the parameters the callee tests against None (`Project.none_tested`) whose argument cannot
+    # be None (a dict, an object built from a known class): `param is None` is false there
+    not_none: FrozenSet[str] = frozenset()
 
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
         # A context keys the memo of summaries, the rule pass's walks and `widen`'s sets, each
         # asked at every call: its hash (the dataclass's own, over every nested fact) is made once.
-        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta)))
+        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -188,6 +194,7 @@ class Summary:
     forwards: List[Tuple[Obj, bool]] = field(default_factory=list)  # modules it (or a callee) ran, and whether after a shard
     # the collectives it (or a callee) issues on every run: each with its own call (`Collective`)
     collectives: Tuple[Tuple[str, nodes.Call], ...] = ()
+    compiled: List[Obj] = field(default_factory=list)  # objects `torch.compile` returned in it (or a callee)
     # A `@contextmanager` generator: what runs after its `yield`, which a `with` applies when its
     # block ends (the fields above are what runs before, at the `with`).
     exit: Optional["Summary"] = None
@@ -199,7 +206,7 @@ class Summary:
             frozenset(self.escaped), _shape(self.returns), tuple((o, _shape(v)) for o, v in self.attr_writes),
             frozenset(self.meta_states.items()), tuple(_shape(o) for o in self.optimizers),
             tuple((_shape(r.target), r.over) for r in self.rebuilds), self.exit.signature() if self.exit else None,
-            tuple((name, _shape(o)) for name, o in self.handoffs), tuple(self.forwards), self.collectives,
+            tuple((name, _shape(o)) for name, o in self.handoffs), tuple(self.forwards), self.collectives, tuple(self.compiled),
         )
 
 

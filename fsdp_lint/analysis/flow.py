@@ -189,6 +189,8 @@ class Flow:
         self.collectives: List[Collective] = []  # issued here or by the functions called (`Summary.collectives`)
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
+        self._not_none: Set[Root] = set()  # parameters whose argument the calling context says is not None
+        self.compiled: Set[Tuple[Root, AttrPath]] = set()  # objects `torch.compile` returned (`known_apis.IDENTITY_FUNCTIONS`)
         self.returns: List[Value] = []
         self._returned_at: List[Optional[Path]] = []  # the way to each return about objects (`_object_path`)
         self._captured: Dict[paths.Literal, Path] = {}  # outcomes of tests that flags describe whole (`_outcome`)
@@ -293,7 +295,7 @@ class Flow:
         ))  # of a module the caller can reach
         if self.yields and self._is_context_manager():
             return self._split_at_yield(whole, rebuilds)
-        return replace(whole, rebuilds=_latest(rebuilds))
+        return replace(whole, rebuilds=_latest(rebuilds), compiled=[Obj(root, attrs) for root, attrs in sorted(self.compiled)])
 
     def _split_at_yield(self, whole: Summary, rebuilds: List[Rebuild]) -> Summary:
         """A `@contextmanager` generator's summary as `with` applies it: what a run does before
@@ -691,6 +693,8 @@ class Flow:
                 self.param_roots[arg.name] = root
             facts = self.context.of(arg.name)
             self.env[arg.name] = self._adopt(arg.name, root, facts)
+            if arg.name in self.context.not_none:
+                self._not_none.add(root)
         for name in free_variables(func, self.project.binding):
             facts = self.context.of(name)  # a closure's variables, as the call passes them
             if facts is not None:
@@ -726,6 +730,7 @@ class Flow:
             self.forwards.append((Point(-1, EMPTY), Obj(root, attrs)))
         for attrs, module in facts.deferred:
             self._deferred_at[(root, attrs)] = module
+        self.compiled.update((root, attrs) for attrs in facts.compiled)
         for attrs, value in facts.attrs:
             self.attr_env[(root, attrs)] = value
             self._adopted[(root, attrs)] = value
@@ -1409,18 +1414,17 @@ class Flow:
         if isinstance(node, nodes.Dict):
             return self._dict(node)
         if isinstance(node, (nodes.ListComp, nodes.GeneratorExp, nodes.SetComp)):
+            nonempty = True
             for generator in node.generators:
-                self._bind(generator.target, _element_of(self._eval(generator.iter)))
+                source = self._eval(generator.iter)
+                nonempty = nonempty and not generator.ifs and _nonempty(source)
+                self._bind(generator.target, _element_of(source))
                 for condition in generator.ifs:
                     self._eval(condition)
             element = self._eval(node.elt)
-            return element if isinstance(element, Params) else Iterable(element)
+            return element if isinstance(element, Params) else Iterable(element, nonempty)
         if isinstance(node, nodes.DictComp):
-            for generator in node.generators:
-                self._bind(generator.target, _element_of(self._eval(generator.iter)))
-            self._eval(node.key)
-            self._eval(node.value)
-            return UNKNOWN
+            return self._dict_comprehension(node)
         if isinstance(node, nodes.Starred):
             return self._eval(node.value)
         if isinstance(node, nodes.NamedExpr):
@@ -1521,6 +1525,32 @@ class Flow:
             return (truths.disjunction if ends else truths.conjunction)(described)  # type: ignore[arg-type]
         return either(results)
 
+    def _dict_comprehension(self, node: nodes.DictComp) -> Value:
+        """`{k: v for x in items}` over a literal list or dict without `if`: the dict of each
+        entry in turn, as a literal of them (`{type(m).__name__: m for m in models}` holds each
+        model); over another sequence, unknown."""
+        first = node.generators[0]
+        source = self._eval(first.iter)
+        order = _in_order(source) if len(node.generators) == 1 and not first.ifs else ()
+        if not order:
+            self._bind(first.target, _element_of(source))
+            for generator in node.generators[1:]:
+                self._bind(generator.target, _element_of(self._eval(generator.iter)))
+            self._eval(node.key)
+            self._eval(node.value)
+            return UNKNOWN
+        items, keys = [], []
+        for item in order:
+            self._bind(first.target, item)
+            keys.append(self._eval(node.key))
+            items.append(self._eval(node.value))
+        if not all(isinstance(key, Constant) for key in keys):
+            return Container(tuple(items))
+        entries: Dict[object, Value] = {}
+        for key, value in zip(keys, items):
+            entries[key.value] = value  # type: ignore[union-attr]  # a later entry of a key replaces it in place
+        return Container(tuple(entries.values()), tuple(entries))
+
     def _dict(self, node: nodes.Dict) -> Value:
         items, keys = [], []
         constant = True
@@ -1605,6 +1635,8 @@ class Flow:
                 return self.attr_env[key]
             if attr == "forward":
                 return BoundMethod(base, "forward")
+            if attr == known_apis.COMPILED_ORIGINAL and self._compiled(base):
+                return base
             cls = self._class_of(base)
             getter = class_values.property_getter(self.project, cls, attr) if node is not None and cls is not None else None
             if getter is not None and getter is not self.scope and depth < 4 and any(
@@ -1633,7 +1665,7 @@ class Flow:
             if isinstance(option, Constant):
                 answers.add(option.value is None)
             elif isinstance(option, Obj):
-                answers.add(False if option.cls or (not option.attrs and option.root in self.classes) else None)
+                answers.add(False if option.cls or not option.attrs and (option.root in self.classes or option.root in self._not_none) else None)
             else:
                 answers.add(False if isinstance(option, (Optimizer, Container, Params, ParamGroups, StateDict, Options, ShardFunction)) else None)
         return answers.pop() if len(answers) == 1 else None
@@ -1751,6 +1783,10 @@ class Flow:
         if getter is not None:
             return self._state_dict_getter(node, getter, args, keywords)
         if qname in known_apis.IDENTITY_FUNCTIONS:
+            for obj in options_of(first):
+                if isinstance(obj, Obj):
+                    found = self.canonical(obj)
+                    self.compiled.add((found.root, found.attrs))
             return first
         if qname in known_apis.LAST_ARGUMENT_FUNCTIONS and args:
             return args[-1]
@@ -1903,7 +1939,7 @@ class Flow:
     def _isinstance(self, value: Value, classes: nodes.NodeNG, at: nodes.NodeNG) -> Value:
         """`isinstance(value, classes)`, decided where it is for every value it may be: None is
         an instance of nothing, an object as its class and sharding say (`_instance_of`)."""
-        tested = [self.qualified_name(c) for c in (classes.elts if isinstance(classes, nodes.Tuple) else [classes])]
+        tested = [self._tested_class(c) for c in (classes.elts if isinstance(classes, nodes.Tuple) else [classes])]
         if not tested or None in tested:
             return UNKNOWN
         answers = set()
@@ -1918,6 +1954,13 @@ class Flow:
                 answers.add(None)
         return Constant(answers.pop()) if len(answers) == 1 and None not in answers else UNKNOWN
 
+    def _tested_class(self, expr: nodes.NodeNG) -> Optional[str]:
+        """The qualified name of a class an instance test names: a builtin type by its module
+        (`list` is `builtins.list`) where nothing in the module rebinds it."""
+        if isinstance(expr, nodes.Name) and expr.name in _BUILTINS and _is_builtin(self.project.binding(expr)):
+            return f"builtins.{expr.name}"
+        return self.qualified_name(expr)
+
     def _instance_of(self, obj: Obj, tested: List[str], at: nodes.NodeNG) -> Optional[bool]:
         """Whether `obj` is an instance of one of the classes `tested` at `at`: an `FSDPModule`
         where `fully_shard` made it one (`is_fsdp_module`; an FSDP1 wrapper never is); of another
@@ -1931,6 +1974,8 @@ class Flow:
         for name in tested:
             if name in known_apis.FSDP2_MODULES:
                 answer = False if qname in known_apis.FSDP1_WRAPPERS else self.is_fsdp_module(obj, at)
+            elif name in known_apis.COMPILED_MODULES and self._compiled(obj):
+                answer = None  # the module and the wrapper `torch.compile` made of it are one object here
             else:
                 answer = class_values.is_instance(self.project, klass, name) if klass is not None else (
                     class_values.outside_instance(self.project, qname, name) if qname else None
@@ -1941,6 +1986,10 @@ class Flow:
                 return True
             answers.add(answer)
         return False if answers == {False} else None
+
+    def _compiled(self, obj: Obj) -> bool:
+        found = self.canonical(obj)
+        return (found.root, found.attrs) in self.compiled
 
     def _shard_target(self, obj: Obj) -> bool:
         """Whether `fully_shard` shards the object itself (not a module around or inside it) on
@@ -2189,7 +2238,10 @@ class Flow:
                 reads = class_values.self_reads(self.project, func) if is_instance_method(func) and name == _first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
                 forwarded = self._forwarded_in(self.canonical(value)) if facts.sharded else frozenset()
-                facts = replace(facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded, meta=self._named_meta(facts.meta, bound))
+                facts = replace(
+                    facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded,
+                    meta=self._named_meta(facts.meta, bound), compiled=self._compiled_in(self.canonical(value)),
+                )
                 params.append((name, facts))
                 if origin is not None:
                     origins[name] = origin
@@ -2216,7 +2268,14 @@ class Flow:
         shared = frozenset(flagged)
         flagged = {target: flags for target, flags in flagged.items() if flags}
         conditions = self._named_flags(tuple(sorted(flagged.items())), bound, reached) if flagged else ()
-        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound)), origins
+        not_none = frozenset(name for name in self.project.none_tested(func) if name in bound and self._is_none(bound[name]) is False)
+        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none), origins
+
+    def _compiled_in(self, base: Obj) -> FrozenSet[AttrPath]:
+        """The paths at or below `base` that `torch.compile` returned, relative to it."""
+        return frozenset(
+            attrs[len(base.attrs):] for root, attrs in self.compiled if root == base.root and attrs[: len(base.attrs)] == base.attrs
+        ) if self.compiled else frozenset()
 
     def _meta_referred(self, referred: List[Obj], bound: Dict[str, Value]) -> Tuple[Tuple[MetaKey, Materialised], ...]:
         """The objects on the meta device that values other than objects refer to (an `Either` of
@@ -2746,6 +2805,10 @@ class Flow:
             for target in mapper.objs(event.target):
                 self.replacements.append(ShardEvent(self.canonical(target), node, seq, path=self.path, inner=(event.seq,) + event.inner))
         self._rebuilt_by_call(summary.rebuilds, mapper, node, seq, bound)
+        for obj in summary.compiled:
+            for target in mapper.objs(obj):
+                found = self.canonical(target)
+                self.compiled.add((found.root, found.attrs))
         for root in summary.escaped:
             mapped = by_root.get(root)
             for obj in related_objects(mapped) if mapped is not None else ():
@@ -3184,6 +3247,8 @@ def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Va
         return UNKNOWN
     if name == "len":
         return size(first)
+    if name in ("any", "all"):
+        return _any_or_all(name == "any", first)
     if name == "enumerate":
         return Iterable(Container((UNKNOWN, _element_of(first))))
     if name == "zip":
@@ -3193,6 +3258,35 @@ def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Va
             return Container(tuple(keywords.values()), tuple(keywords))
         return Container(tuple(args) + tuple(keywords.values()))
     return UNKNOWN
+
+
+def _any_or_all(any_: bool, value: Value) -> Value:
+    """`any(items)` (`any_`) or `all(items)` where the truth of the items is known: of each
+    item of a literal list, or of every element of an iterable (true for `any` only where it
+    produces one at least, false for `all` likewise)."""
+    if isinstance(value, Container) and value.keys is None:
+        truths = [_truth(item) for item in value.items]
+    elif isinstance(value, Iterable):
+        truths = [_truth(value.element)]
+        if not value.nonempty and truths[0] is any_:
+            return UNKNOWN  # it may produce none
+    else:
+        return UNKNOWN
+    if any_ in truths:
+        return Constant(any_)
+    return Constant(not any_) if all(truth is not None for truth in truths) else UNKNOWN
+
+
+def _truth(value: Value) -> Optional[bool]:
+    """The truth of a value that is a constant on every run; None where not known."""
+    found = {bool(option.value) if isinstance(option, Constant) else None for option in options_of(value)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _nonempty(value: Value) -> bool:
+    """Whether iterating `value` produces one element at least: a literal list with items, an
+    iterable known to."""
+    return isinstance(value, Container) and bool(value.items) or isinstance(value, Iterable) and value.nonempty
 
 
 def _names_imported_module(expr: nodes.NodeNG, binding: Callable[[nodes.Name], Optional[nodes.NodeNG]]) -> bool:

@@ -36,7 +36,12 @@ INERT_METHODS = SELF_RETURNING_METHODS | frozenset(
      "load_state_dict", "get_submodule", "items", "values", "keys", "__len__", "init_weights",
      "reset_parameters", "register_forward_hook", "register_forward_pre_hook"}
 )
+# `torch.compile(module)` returns an `OptimizedModule` around the module (`COMPILED_MODULES`),
+# which the analysis takes for the module itself: its parameters, its sharding. Where the walk
+# compiled an object it does not decide whether it is the wrapper (`Flow.compiled`), and the
+# wrapper's `_orig_mod` is the object.
 IDENTITY_FUNCTIONS = frozenset({"torch.compile"})
+COMPILED_ORIGINAL = "_orig_mod"
 # Functions that return their last argument as it is (`cast(FSDPModule, module)` is `module`).
 LAST_ARGUMENT_FUNCTIONS = frozenset({"typing.cast", "typing_extensions.cast"})
 # Decorators that make a generator function a context manager: `with f():` runs the code before
@@ -73,6 +78,28 @@ _WRAPPER_INSTANCES = {
     **{name: FSDP1_WRAPPERS for name in FSDP1_WRAPPERS},
     **{name: DDP_WRAPPERS | {"torch.nn.parallel.DistributedDataParallelCPU"} for name in DDP_WRAPPERS},
 }
+
+
+# nn.Module by its names; its method resolution order is itself and `object`.
+MODULE_CLASSES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module", "torch.nn.modules.Module"})
+# What `torch.compile(module)` returns: a wrapper module around it.
+COMPILED_MODULES = frozenset({"torch._dynamo.eval_frame.OptimizedModule", "torch._dynamo.OptimizedModule"})
+# Builtin types no module is an instance of.
+BUILTIN_TYPES = frozenset(f"builtins.{name}" for name in ("list", "tuple", "dict", "set", "frozenset", "str", "bytes", "int", "float", "bool", "complex"))
+
+
+def module_base_instance(tested: str) -> Optional[bool]:
+    """`isinstance(obj, tested)` as far as `nn.Module`, a base of obj's class, answers it:
+    True for nn.Module; False for a class that an instance check answers from the class's
+    bases alone and that is not among Module's: torch.nn's modules and wrappers
+    (`DataParallel`, DDP), the module `torch.compile` returns, builtin types. None for others,
+    whose check may look at methods (an ABC, a runtime-checkable Protocol such as DCP's
+    `Stateful`, which every module passes)."""
+    if tested in MODULE_CLASSES:
+        return True
+    if tested.startswith("torch.nn.") or tested in COMPILED_MODULES or tested in BUILTIN_TYPES:
+        return False
+    return None
 
 
 def wrapper_instance(cls: str, tested: str) -> Optional[bool]:

@@ -9,7 +9,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values
+from fsdp_lint.analysis import class_values, paths
 from fsdp_lint.analysis.context import ABOVE, UNKNOWN_CONTEXT, Context, CreatedInstances, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
@@ -120,6 +120,7 @@ class Project:
         self._analysed: Set[str] = set()  # the modules whose top levels the engine walks (`expect_top_levels`)
         self._assigned_globals: Dict[Optional[str], Optional[Root]] = {}  # `imported_global`, by qualified name
         self._globals_read: Dict[int, FrozenSet[str]] = {}
+        self._none_tested: Dict[int, FrozenSet[str]] = {}
         self._direct_globals: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
@@ -302,6 +303,21 @@ class Project:
                         seen.add(id(callee))
                         pending.append(callee)
             known = self._globals_read[id(func)] = frozenset(found)
+        return known
+
+    def none_tested(self, func: nodes.FunctionDef) -> FrozenSet[str]:
+        """The parameters `func` tests against None (`x is None`, `x is not None`): those whose
+        argument's being None or not a calling context carries, and no other, so that callers
+        passing values the callee never tests that way share its contexts."""
+        known = self._none_tested.get(id(func))
+        if known is None:
+            params = {arg.name for arg in func.args.arguments} if func.args.arguments else set()
+            found = set()
+            for compare in func.nodes_of_class(nodes.Compare):
+                tested = paths.none_test(compare)
+                if tested is not None and isinstance(tested[0], nodes.Name) and tested[0].name in params:
+                    found.add(tested[0].name)
+            known = self._none_tested[id(func)] = frozenset(found)
         return known
 
     def _globals_of(self, func: nodes.FunctionDef) -> Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]:

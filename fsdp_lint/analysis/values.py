@@ -122,9 +122,12 @@ class Container:
 
 @dataclass(frozen=True, slots=True)
 class Iterable:
-    """Something iterated to produce `element` (`model.modules()`, `enumerate(model.layers)`)."""
+    """Something iterated to produce `element` (`model.modules()`, `enumerate(model.layers)`);
+    `nonempty` where it produces one at least (a comprehension without `if` over a literal list),
+    so that `any` of elements that are all true is true."""
 
     element: "Value"
+    nonempty: bool = False
 
 
 @dataclass(frozen=True, slots=True)

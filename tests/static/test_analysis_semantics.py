@@ -1909,3 +1909,128 @@ def test_a_dict_of_known_keys_decides_membership_and_size_until_its_keys_change(
         return optimizer
     """
     assert _lint({"setup.py": setup, "train.py": "from setup import setup\nsetup(Model(), {})\n"}) == expected
+
+
+@pytest.mark.parametrize(
+    "compile_at, tested, reported",
+    [
+        ("", "torch.nn.DataParallel", False),
+        ("", "(torch.nn.DataParallel, torch.nn.parallel.DistributedDataParallel)", False),
+        ("", "torch._dynamo.eval_frame.OptimizedModule", False),
+        ("", "list", False),
+        ("", "torch.nn.Module", True),
+        ("", "Stateful", True),  # a runtime-checkable Protocol: every module passes it
+        ("train", "torch._dynamo.eval_frame.OptimizedModule", True),
+        ("helper", "torch._dynamo.eval_frame.OptimizedModule", True),
+        ("helper", "list", False),
+    ],
+)
+def test_a_module_of_a_tree_class_over_nn_module_is_an_instance_of_its_bases_only_unless_compiled(compile_at, tested, reported):
+    """An object built from a class of the tree whose only base outside it is `nn.Module` is an
+    instance of exactly the classes of its MRO (and `FSDPModule` once sharded; torch 2.13:
+    `isinstance(net, nn.DataParallel)`, `OptimizedModule`, `list` are false). `torch.compile`
+    returns an `OptimizedModule` around the module, which the walk takes for the module itself:
+    where it compiled the object (here, or in a helper that returns it), the test is open, and
+    the wrapper's `_orig_mod` is the module."""
+    ckpt = """
+    import torch
+    from torch.distributed.checkpoint.stateful import Stateful
+
+    def save_checkpoint(path, model):
+        if isinstance(model, TESTED):
+            torch.save(model.state_dict(), path)
+    """.replace("TESTED", tested)
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import save_checkpoint
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+
+    def compiled(model):
+        return torch.compile(model)
+
+    def main():
+        model = Net()
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        COMPILE
+        save_checkpoint("ckpt", model)
+    """.replace("COMPILE", {"": "pass", "train": "model = torch.compile(model)", "helper": "model = compiled(model)"}[compile_at])
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 7, "FSD301")] if reported else [])
+    unwrap = """
+    import torch
+    from torch.distributed.fsdp import FSDPModule
+
+    def save_checkpoint(path, model):
+        if isinstance(model, (torch.nn.DataParallel, torch.nn.parallel.DistributedDataParallel)):
+            model = model.module
+        if isinstance(model, torch._dynamo.eval_frame.OptimizedModule):
+            model = model._orig_mod
+        if not isinstance(model, FSDPModule):
+            torch.save(model.state_dict(), path)
+    """
+    assert _lint({"ckpt.py": unwrap, "train.py": train}) == []
+
+
+@pytest.mark.parametrize(
+    "decided, reported",
+    [
+        ("any(is_sharded(m) for m in models)", False),
+        ("all([is_sharded(m) for m in models])", False),
+        ("any(is_sharded(m) for m in {type(m).__name__: m for m in models}.values())", False),
+        ("any(is_sharded(m) for m in models if m.training)", True),  # may produce none
+        ("any(is_sharded(m) for m in [])", True),  # produces none: false
+        ("all(is_sharded(m) for m in [models[0], Probe()])", True),
+    ],
+)
+def test_any_and_all_are_decided_from_the_truth_of_every_element(decided, reported):
+    """`any(pred(m) for m in models)` over a literal list (or a dict built from it) whose every
+    element makes `pred` true is true; it stays open where a filter may leave no element, is false
+    over an empty one, and `all` is false where one element is false."""
+    ckpt = """
+    import torch
+    from torch import nn
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_optimizer_state_dict
+    from torch.distributed.fsdp import FSDPModule
+
+    class Probe(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = nn.Linear(4, 1)
+
+    def is_sharded(model):
+        return isinstance(model, FSDPModule)
+
+    def save_checkpoint(path, models, optimizer):
+        if not isinstance(models, list):
+            models = [models]
+        if DECIDED:
+            state = get_optimizer_state_dict(models[0], optimizer, options=StateDictOptions(full_state_dict=True))
+        else:
+            state = optimizer.state_dict()
+        torch.save(state, path)
+    """.replace("DECIDED", decided)
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import save_checkpoint
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+
+    def main():
+        model = Net()
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        optimizer = torch.optim.AdamW(model.parameters())
+        save_checkpoint("ckpt", model, optimizer)
+    """
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 22, "FSD301")] if reported else [])
