@@ -20,7 +20,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.paths import EMPTY, Path, Test
 from fsdp_lint.analysis.values import (
-    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Unknown, Value, either, member,
+    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Unknown, Value, either, guarded_options, member,
 )
 
 if TYPE_CHECKING:
@@ -242,18 +242,24 @@ class RootMapper:
     def objs(self, obj: Obj) -> Tuple[Obj, ...]:
         """The caller's objects a callee's object is: the argument (or each object an argument
         may be, where branches bound several), or a new object for one the callee created."""
+        if obj.root in self.bound:
+            return tuple(found for found, _ in self.guarded_objs(obj))
         attrs = self._members(obj.attrs) if obj.attrs else obj.attrs
+        if obj.root[0] == self.callee_key:
+            mapped = Obj((self.caller_key, obj.root[1], self.project.instances.instance(self.application, obj.root[2])), attrs, obj.cls)
+            self.project.inherit_origin(mapped.root, obj.root)
+            return (mapped,)
+        return (obj if attrs is obj.attrs else Obj(obj.root, attrs, obj.cls),)
+
+    def guarded_objs(self, obj: Obj) -> Tuple[Tuple[Obj, FrozenSet[tuple]], ...]:
+        """`objs`, each with the branch outcomes of the caller's runs that give it: those of the
+        argument's option it is in (none for the others)."""
         if obj.root not in self.bound:
-            if obj.root[0] == self.callee_key:
-                mapped = Obj((self.caller_key, obj.root[1], self.project.instances.instance(self.application, obj.root[2])), attrs, obj.cls)
-                self.project.inherit_origin(mapped.root, obj.root)
-                return (mapped,)
-            return (obj if attrs is obj.attrs else Obj(obj.root, attrs, obj.cls),)
-        value = self.bound[obj.root]
-        options = value.options if isinstance(value, Either) else (value,)
+            return tuple((found, frozenset()) for found in self.objs(obj))
+        attrs = self._members(obj.attrs) if obj.attrs else obj.attrs
         return tuple(
-            Obj(option.root, option.attrs + attrs, option.cls if not attrs else obj.cls)
-            for option in options if isinstance(option, Obj)
+            (Obj(option.root, option.attrs + attrs, option.cls if not attrs else obj.cls), guard)
+            for option, guard in guarded_options(self.bound[obj.root]) if isinstance(option, Obj)
         )
 
     def _members(self, attrs: Tuple[str, ...]) -> Tuple[str, ...]:

@@ -192,8 +192,9 @@ class Flow:
         self._not_none: Set[Root] = set()  # parameters whose argument the calling context says is not None
         self.compiled: Set[Tuple[Root, AttrPath]] = set()  # objects `torch.compile` returned (`known_apis.IDENTITY_FUNCTIONS`)
         self.returns: List[Value] = []
-        self._returned_at: List[Optional[Path]] = []  # the way to each return about objects (`_object_path`)
+        self._returned_at: List[Optional[truths.Alternatives]] = []  # the way to each return about objects (`_object_path`)
         self._captured: Dict[paths.Literal, Path] = {}  # outcomes of tests that flags describe whole (`_outcome`)
+        self._chosen_outcomes: Dict[paths.Literal, truths.Alternatives] = {}  # others, by the objects runs choose (`_outcome`)
         self._loop_exits: Optional[bool] = None  # a `return` in a loop or `try` (`_object_path`)
         self.conditions: List[Tuple[nodes.NodeNG, bool]] = []
         self.attr_assignments: List[AttrAssignment] = []
@@ -274,7 +275,7 @@ class Flow:
             elif self.is_local(root):
                 local.setdefault(root, []).append((attrs, value))
         # each value on the runs of the `return` that gives it, as far as outcomes about objects tell them
-        returned = guarded([(value, at or EMPTY) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
+        returned = guarded([(value, _shared(at)) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
         if any(isinstance(option, Truth) for option in options_of(returned)):
             returned = truths.returned(self.returns, self._returned_at)  # a described boolean, on the way to each return
         writes += _reached(local, [returned] + [value for _, value in writes])
@@ -1030,6 +1031,10 @@ class Flow:
             whole = exact_flags(test, taken, self._described_subject)
             if whole:
                 self._captured[own] = frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in whole)
+            else:
+                described = self.values.get(test)
+                if isinstance(described, Truth) and any(map(paths.choices, described.when_true + described.when_false)):
+                    self._chosen_outcomes[own] = described.when_true if taken else described.when_false
         for described, _, value in test_flags(test, taken, self._described):
             fixed.extend(truths.arm_literals(self.values[described], value))  # `if not tied:`
         sharding = self._sharding_literal(test)
@@ -1057,40 +1062,74 @@ class Flow:
             for found in (when_true, when_false)
         ))
 
+    def _present_by_choice(self, value: Value) -> Optional[Truth]:
+        """`x is not None` of a value of several objects (or None), each on the runs that choose it
+        (`paths.choices`): true where the run chooses an object that is there, false where it
+        chooses None or an object that is not. None for other values, and where an object is
+        given on runs no choice tells apart."""
+        options = guarded_options(value)
+        if sum(isinstance(o, Obj) for o, _ in options) < 2 or not all(paths.choices(guard) for o, guard in options if isinstance(o, Obj)):
+            return None
+        when_true, when_false = [], []
+        for option, guard in options:
+            chosen = paths.choices(guard)
+            if isinstance(option, Obj):
+                found = self.canonical(option)
+                when_true.append(chosen | {paths.flag(found.root, found.attrs, True)})
+                when_false.append(chosen | {paths.flag(found.root, found.attrs, False)})
+            elif isinstance(option, Constant) and option.value is None:
+                if chosen:  # (None given on several ways is chosen on none of them alone)
+                    when_false.append(chosen)
+            else:
+                return None
+        return Truth(tuple(when_true), tuple(when_false))
+
     def _identity(self, test: nodes.Compare) -> Value:
         """`a is b` of two attributes, each of one object (or None): true where they are one
         object (`embed.weight is head.weight`), as an identity literal; false where they are two,
-        when neither may be None. `is not` the other way round."""
-        sides = [options_of(self._eval(side)) for side in (test.left, test.ops[0][1])]
-        found = [[self.canonical(o) for o in options if isinstance(o, Obj)] for options in sides]
-        if not all(len(objects) == 1 for objects in found) or not all(
-            isinstance(o, Obj) or isinstance(o, Constant) and o.value is None for options in sides for o in options
-        ):
+        when neither may be None. `is not` the other way round. A side of several objects, each
+        on the runs that choose it (`paths.choices`), is each of them on its own runs."""
+        sides = [guarded_options(self._eval(side)) for side in (test.left, test.ops[0][1])]
+        if not all(isinstance(o, Obj) or isinstance(o, Constant) and o.value is None for options in sides for o, _ in options):
             return UNKNOWN
-        (a,), (b,) = found
-        if (a.root, a.attrs) == (b.root, b.attrs):
+        found = [[(self.canonical(o), paths.choices(guard) if len(options) > 1 else EMPTY) for o, guard in options if isinstance(o, Obj)] for options in sides]
+        several = any(len(objects) > 1 for objects in found)
+        if not all(found) or any(len(objects) > 1 and not all(chosen for _, chosen in objects) for objects in found):
             return UNKNOWN
-        same = paths.same((a.root, a.attrs), (b.root, b.attrs), True)
-        may_be_none = any(not isinstance(o, Obj) for options in sides for o in options)
-        described = Truth((frozenset([same]),), () if may_be_none else (frozenset([(same[0], False)]),))
+        when_true, when_false = [], []
+        for a, a_chosen in found[0]:
+            for b, b_chosen in found[1]:
+                if (a.root, a.attrs) == (b.root, b.attrs):
+                    return UNKNOWN
+                chosen = a_chosen | b_chosen
+                same = paths.same((a.root, a.attrs), (b.root, b.attrs), True)
+                when_true.append(chosen | {same})
+                when_false.append(chosen | {(same[0], False)})
+        may_be_none = any(not isinstance(o, Obj) for options in sides for o, _ in options)
+        described = Truth(tuple(when_true), () if may_be_none and not several else tuple(when_false))
         return described if test.ops[0][0] == "is" else truths.negated(described)
 
-    def _object_path(self) -> Optional[Path]:
+    def _object_path(self) -> Optional[truths.Alternatives]:
         """The way here (a `return`) as outcomes about objects only, which a caller can read: a
-        test's own outcome is replaced by the flags that describe it whole; None where one is not
-        so described, or where a `return` in a loop or a `try` may have ended a run the way does
-        not tell apart."""
+        test's own outcome is replaced by the flags that describe it whole, or by the conditions
+        each of which takes it (a test of names bound to several objects: `left is None`, on the
+        objects each run chooses); None where one is not so described, or where a `return` in a
+        loop or a `try` may have ended a run the way does not tell apart."""
         if self._loop_exits is None:
             self._loop_exits = _exits_inside_loops(self.scope)
         if self._loop_exits:
             return None
         found: Set[paths.Literal] = set()
+        chosen: List[truths.Alternatives] = []
         for literal in self.path:
             translated = self._about_objects(literal)
             if translated is None:
-                return None
+                if literal not in self._chosen_outcomes:
+                    return None
+                chosen.append(self._chosen_outcomes[literal])
+                continue
             found |= translated
-        return frozenset(found)
+        return truths.all_of([(frozenset(found),), *chosen])
 
     def _about_objects(self, literal: paths.Literal) -> Optional[Path]:
         if literal[0][0] in ("flag", "same"):
@@ -1443,7 +1482,12 @@ class Flow:
         tested = paths.none_test(node)
         if tested is not None:
             subject, is_none = tested
-            none = self._is_none(self._eval(subject))
+            value = self._eval(subject)
+            none = self._is_none(value)
+            if none is None:
+                present = self._present_by_choice(value)
+                if present is not None:
+                    return truths.negated(present) if is_none else present
             return self._flag_truth(node) if none is None else Constant(none == is_none)
         if isinstance(node, nodes.Compare) and len(node.ops) == 1:
             if node.ops[0][0] in ("is", "is not"):
@@ -1682,8 +1726,8 @@ class Flow:
 
     def _call(self, node: nodes.Call) -> Value:
         func_value = self._eval(node.func)
-        args = [self._materialise(self._eval(arg), arg) for arg in node.args]
-        keywords = {kw.arg: self._materialise(self._eval(kw.value), kw.value) for kw in node.keywords or []}
+        args = [self._chosen(arg, self._materialise(self._eval(arg), arg)) for arg in node.args]
+        keywords = {kw.arg: self._chosen(kw.value, self._materialise(self._eval(kw.value), kw.value)) for kw in node.keywords or []}
         if self.listener is not None:
             self.listener.on_call(node, self)
         what = collective(node, self)
@@ -1700,6 +1744,24 @@ class Flow:
         """A collective issued at `node` (itself, or a call that runs `at`), with who gets here."""
         test = rank_only_branch(self)
         self.collectives.append(Collective(node, what, at, test, every_run=test is None and not self.path))
+
+    def _chosen(self, expr: nodes.NodeNG, value: Value) -> Value:
+        """An argument that is a name bound to several objects, each option on the runs that
+        choose it (`paths.chosen`): what the callee finds of each (`weights_are_tied(embed, head)`
+        true where `head` is the one tied to `embed`) holds where a later use of the same name
+        (`fully_shard(head)`) is that one too."""
+        if not isinstance(value, Either) or sum(isinstance(o, Obj) for o in value.options) < 2:
+            return value
+        if all(paths.choices(guard) for option, guard in guarded_options(value) if isinstance(option, Obj)):
+            return value  # chosen already, where it was passed to this walk (or to an earlier call)
+        choices = []
+        for index, (option, guard) in enumerate(guarded_options(value)):
+            key = (self.canonical(option).root, self.canonical(option).attrs) if isinstance(option, Obj) else (None, index)
+            choice = paths.chosen(self.key, expr, key, lambda name: self._versions.get(name, 0), self.project.texts)
+            if choice is None:
+                return value
+            choices.append((option, guard | {choice}))
+        return guarded(choices)
 
     def _apply_call(
         self, node: nodes.Call, func_value: Value, args: List[Value], keywords: Dict[Optional[str], Value], by_receiver: bool = True,
@@ -1900,26 +1962,29 @@ class Flow:
         "attr")` with a constant name: the attribute write or read they are. Without the attribute,
         `getattr` gives its default and `hasattr` False, where the object provably has none: set
         on no path here, of a class of the tree none of whose classes binds it (`never_binds`)."""
-        owners = options_of(args[0])
+        owners = guarded_options(args[0])
         if builtin == "setattr":
             if len(args) == 3:
                 chain = paths.attribute_chain(node.args[0])
                 self._set_attribute(args[0], attr, args[2], node, node.args[2], f"{chain}.{attr}" if chain else None)
             return UNKNOWN
-        answers: List[Value] = []
-        for owner in owners:
+        answers: List[Tuple[Value, Path]] = []  # each on the runs of the owner it is read of
+        for owner, guard in owners:
+            if isinstance(owner, Constant) and owner.value is None and not attr.startswith("__"):
+                answers.append((Constant(False) if builtin == "hasattr" else args[2] if len(args) > 2 else UNKNOWN, guard))
+                continue  # None has no attribute of its own: `getattr(None, "weight", None)` is the default
             if not isinstance(owner, Obj):
-                answers.append(UNKNOWN)
+                answers.append((UNKNOWN, guard))
                 continue
             has = True if (owner.root, owner.attrs + (attr,)) in self.attr_env else False if self._never_binds(owner, attr) else None
             if builtin == "hasattr":
-                answers.append(UNKNOWN if has is None else Constant(has))
+                answers.append((UNKNOWN if has is None else Constant(has), guard))
             elif has is False:
-                answers.append(args[2] if len(args) > 2 else UNKNOWN)
+                answers.append((args[2] if len(args) > 2 else UNKNOWN, guard))
             else:
                 read = self._attribute_of(owner, attr, node)
-                answers.append(read if has or len(args) < 3 else either([read, args[2]]))
-        return either(answers) if answers else UNKNOWN
+                answers.append((read if has or len(args) < 3 else either([read, args[2]]), guard))
+        return guarded(answers) if answers else UNKNOWN
 
     def _member(self, lookup: nodes.NodeNG) -> str:
         """The attribute of the module that `lookup` finds by a name known only at run time
@@ -2246,7 +2311,7 @@ class Flow:
                 if origin is not None:
                     origins[name] = origin
             elif name in passed:
-                params.append((name, anonymous(value)))
+                params.append((name, _handed(value)))
         module = func.root().name
         facts = self.project.module_globals(module) if module != self.scope.root().name else NOTHING
         reads = self.project.globals_read(func) if live or facts.sharded or facts.deferred else frozenset()
@@ -2787,11 +2852,11 @@ class Flow:
         sharded = []
         for event in summary.events:
             mapped = _mapped_flags(event.path, mapper, self.canonical)
-            for target in mapper.objs(event.target):
+            for target, given in mapper.guarded_objs(event.target):  # each on the runs that choose it (`_chosen`)
                 target = self.canonical(target)
                 sharded.append(target)
                 self.events.append(ShardEvent(
-                    target, node, seq, guarded=event.guarded or bool(_conditions(event)), path=_made_on(self.path, target) | mapped,
+                    target, node, seq, guarded=event.guarded or bool(_conditions(event)), path=_made_on(self.path, target) | mapped | paths.choices(given),
                     inner=(event.seq,) + event.inner,
                 ))
         self._made_fsdp_modules(sharded)
@@ -2841,7 +2906,7 @@ class Flow:
                     self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
         result = self._returned_value(summary.returns, mapper, node)
         if isinstance(result, Truth):
-            result = truths.mapped(result, lambda literal: self._mapped_literal(literal, mapper))
+            result = truths.mapped(result, lambda literal: self._mapped_choices(literal, mapper))
         self._learn_classes(result)
         built_here = {id(o.node) for o in summary.optimizers} if isinstance(node, nodes.Call) else set()
         for name, optimizer in summary.handoffs:
@@ -2882,22 +2947,37 @@ class Flow:
     def _mapped_literal(self, literal: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
         """A callee's literal about objects in this walk's terms (objects by what they are here);
         None where it has none: about the callee's texts, or an object held as one of several."""
+        found = self._mapped_choices(literal, mapper)
+        return next(iter(found[0])) if len(found) == 1 and len(found[0]) == 1 else None
+
+    def _mapped_choices(self, literal: paths.Literal, mapper: RootMapper) -> truths.Alternatives:
+        """A callee's literal about objects in this walk's terms: a conjunction for each object it
+        is about here, where an argument is one of several objects each on the runs that choose
+        it (`_chosen`), with that choice; none where it has no such terms (the callee's texts, an
+        object held as one of several that no choice tells apart)."""
         atom, value = literal
+        if paths.choices(frozenset([literal])):
+            return (frozenset([literal]),)  # which object a name of a walk is: that walk's, whoever reads it
         if atom[0] == "dead":
             inner = [self._mapped_literal(item, mapper) for item in atom[1]]  # type: ignore[union-attr]
-            return None if None in inner else paths.dead(frozenset(inner))  # type: ignore[arg-type]
+            return () if None in inner else (frozenset([paths.dead(frozenset(inner))]),)  # type: ignore[arg-type]
         sides = [atom[1:3]] if atom[0] == "flag" else list(atom[1:]) if atom[0] == "same" else []
-        objects = []
+        if not sides:
+            return ()
+        combinations: List[Tuple[Tuple[Obj, ...], Path]] = [((), EMPTY)]
         for root, attrs in sides:  # type: ignore[misc]
-            found = mapper.objs(Obj(root, attrs))
-            if len(found) != 1:
-                return None
-            objects.append(self.canonical(found[0]))
-        if not objects:
-            return None
-        if atom[0] == "flag":
-            return paths.flag(objects[0].root, objects[0].attrs, value, atom[3])  # type: ignore[arg-type]
-        return paths.same((objects[0].root, objects[0].attrs), (objects[1].root, objects[1].attrs), value)
+            found = mapper.guarded_objs(Obj(root, attrs))
+            options = [(self.canonical(obj), paths.choices(guard) if len(found) > 1 else EMPTY) for obj, guard in found]
+            if not options or len(options) > 1 and not all(chosen for _, chosen in options):
+                return ()
+            combinations = [(objects + (obj,), taken | chosen) for objects, taken in combinations for obj, chosen in options if paths.compatible(taken, chosen)]
+        found_paths = []
+        for objects, taken in combinations:
+            if atom[0] == "flag":
+                found_paths.append(taken | {paths.flag(objects[0].root, objects[0].attrs, value, atom[3])})  # type: ignore[arg-type]
+            else:
+                found_paths.append(taken | {paths.same((objects[0].root, objects[0].attrs), (objects[1].root, objects[1].attrs), value)})
+        return tuple(found_paths)
 
     def _learn_classes(self, value: Value) -> None:
         """The classes of the objects a call built and handed back, returned or stored on an
@@ -2905,6 +2985,11 @@ class Flow:
         for obj in objects_in(value):
             if obj.cls and not obj.attrs and self.is_local(obj.root):
                 self.classes.setdefault(obj.root, obj.cls)
+
+
+def _shared(alternatives: Optional[truths.Alternatives]) -> Path:
+    """The outcomes every way to a `return` takes (none where the ways are unknown)."""
+    return frozenset.intersection(*alternatives) if alternatives else EMPTY
 
 
 def _made_fsdp_module(target: Obj) -> Path:
@@ -3404,6 +3489,15 @@ def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
         paths.flag(_param_root(scope, holder) if isinstance(holder, str) else holder, attrs, value, test)
         for holder, attrs, test, value in conditions
     )
+
+
+def _handed(value: Value) -> Value:
+    """A value as a calling context hands it to a callee (`anonymous`), each option with the
+    choice that gives it (`Flow._chosen`), so that what the callee finds of each option is
+    found on the caller's runs that choose it; the caller's other branch outcomes stay its own."""
+    if not isinstance(value, Either) or not any(map(paths.choices, value.guards)):
+        return anonymous(value)
+    return guarded([(anonymous(option), paths.choices(guard)) for option, guard in guarded_options(value)])
 
 
 def _param_root(func: nodes.FunctionDef, name: str) -> Root:

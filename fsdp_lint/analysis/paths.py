@@ -25,6 +25,9 @@ callee (a helper that returns early on a model a first call already sharded).
 
 An identity literal (`same`) says that two attributes are one object (`embed.weight is
 head.weight`, a tie): like a flag, it names the objects by their roots, and travels as flags do.
+Where a name is bound to one of several objects (`head = inner_head or outer_head`), a choice
+literal (`chosen`) says which one it is on a run, so that what a test found of each (an identity)
+holds where a call on the same name (`fully_shard(head)`) took that one.
 
 A dead literal (`dead`) excludes a conjunction: the path of a run that left the function (a
 `return` or `raise` in one arm), where the arms that go on all contradict it. After
@@ -86,6 +89,24 @@ def same(a: Tuple[Root, Tuple[str, ...]], b: Tuple[Root, Tuple[str, ...]], value
     """The literal of the attributes `a` and `b` ((root, attribute path) each) being one object."""
     first, second = sorted((a, b))
     return ("same", first, second), value
+
+
+def chosen(scope: str, expr: nodes.NodeNG, option: Tuple[Root, Tuple[str, ...]], version: Callable[[str], int], texts: Dict[int, Tuple[str, Tuple[str, ...]]]) -> Optional[Literal]:
+    """The literal that `expr`, a name (or attribute chain) of the walk of `scope` bound to one of
+    several objects, is `option` (root, attribute path) on a run: every use of the same binding
+    takes the same one, so a test of it (`tied = weights_are_tied(embed, head)`) and a call on it
+    (`fully_shard(head)`) are about one object on each run. Two options of one binding exclude
+    each other, as equality with two constants does; no message words it (`decidable`). None for
+    other expressions."""
+    if name_chain(expr) is None:
+        return None
+    return ("eq", f"{_CHOICE}{scope}:{_text(expr, version, texts)}", repr(option)), True
+
+
+def choices(guard: Path) -> Path:
+    """The choices (`chosen`) of a guard: they alone say which option of a value a run gives,
+    where other guards only hold outcomes every run that gives the option takes."""
+    return frozenset(literal for literal in guard if literal[0][0] == "eq" and str(literal[0][1]).startswith(_CHOICE))
 
 
 def dead(run: Path) -> Literal:
@@ -321,7 +342,8 @@ def uncovered(
     return search(start, EMPTY, 0)
 
 
-_ALTERNATIVE = "either@"  # the subject of the literals of `Flow._alternatives`
+_ALTERNATIVE = "either@"  # the subject of the literals of `Flow._alternatives`, and of `chosen`
+_CHOICE = _ALTERNATIVE + "value:"
 
 
 def _by_own_first(literal: Literal) -> Tuple[bool, str]:

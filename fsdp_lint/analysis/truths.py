@@ -17,7 +17,7 @@ from fsdp_lint.analysis import paths
 from fsdp_lint.analysis.paths import EMPTY, Literal, Path
 from fsdp_lint.analysis.values import Constant, Truth, Value
 
-MAX_ALTERNATIVES = 4
+MAX_ALTERNATIVES = 8
 Alternatives = Tuple[Path, ...]
 NOTHING = Truth((), ())
 
@@ -48,16 +48,24 @@ def disjunction(operands: Sequence[Truth]) -> Truth:
 
 def conjoined(truth: Truth, path: Path) -> Truth:
     """The description on the runs that take `path` too (a value returned there)."""
-    return Truth(tuple(c | path for c in truth.when_true), tuple(c | path for c in truth.when_false))
+    return Truth(
+        tuple(c | path for c in truth.when_true if paths.compatible(c, path)),
+        tuple(c | path for c in truth.when_false if paths.compatible(c, path)),
+    )
 
 
-def returned(values: Sequence[Value], at: Sequence[Optional[Path]]) -> Truth:
+def returned(values: Sequence[Value], at: Sequence[Optional[Alternatives]]) -> Truth:
     """What a function returns, described, from the value each `return` gives and the outcomes
-    about objects on the way to it (`at`: None where the way is not described so, and that
-    return adds no condition)."""
-    described = [(of(value), path) for value, path in zip(values, at)]
-    kept = [conjoined(truth, path) for truth, path in described if truth is not None and path is not None]
+    about objects on the way to it (`at`: the conjunctions each of which takes a run there; None
+    where the way is not described so, and that return adds no condition)."""
+    described = [(of(value), ways) for value, ways in zip(values, at)]
+    kept = [conjoined(truth, way) for truth, ways in described if truth is not None and ways is not None for way in ways]
     return Truth(_union([t.when_true for t in kept]), _union([t.when_false for t in kept]))
+
+
+def all_of(groups: Sequence[Alternatives]) -> Alternatives:
+    """Conjunctions each of which takes every group's outcome (one of its conjunctions each)."""
+    return _product(groups)
 
 
 def arm_literals(truth: Truth, value: bool) -> Path:
@@ -66,15 +74,13 @@ def arm_literals(truth: Truth, value: bool) -> Path:
     return frozenset(paths.dead(condition) for condition in (truth.when_false if value else truth.when_true))
 
 
-def mapped(truth: Truth, literal: Callable[[Literal], Optional[Literal]]) -> Truth:
-    """The description in another walk's terms; a condition with a literal that has none there is dropped."""
+def mapped(truth: Truth, literal: Callable[[Literal], Alternatives]) -> Truth:
+    """The description in another walk's terms, where a literal reads as any of several
+    conjunctions (one for each object a parameter is there, on the runs that choose it): a
+    condition holds on each way to take one of each of its literals'. A condition with a literal
+    that has none there is dropped."""
     def each(alternatives: Alternatives) -> Alternatives:
-        found = []
-        for condition in alternatives:
-            translated = [literal(item) for item in condition]
-            if all(item is not None for item in translated):
-                found.append(frozenset(translated))
-        return tuple(found)  # type: ignore[arg-type]
+        return _union([_product([literal(item) for item in condition]) for condition in alternatives])
 
     return Truth(each(truth.when_true), each(truth.when_false))
 
@@ -89,7 +95,9 @@ def _union(groups: Iterable[Alternatives]) -> Alternatives:
 
 
 def _product(groups: Sequence[Alternatives]) -> Alternatives:
+    """One conjunction of each group, together; those no run takes (two choices of one name,
+    an outcome and its opposite) are left out, which leaves room for the others."""
     found: Alternatives = (EMPTY,)
     for group in groups:
-        found = tuple(dict.fromkeys(a | b for a in found for b in group))[:MAX_ALTERNATIVES]
+        found = tuple(dict.fromkeys(a | b for a in found for b in group if paths.compatible(a, b)))[:MAX_ALTERNATIVES]
     return found
