@@ -190,17 +190,17 @@ class Project:
                 # a configuration object passed on (`Trainer(parallelism_config=...)`): its class
                 # and which options it holds, of which classes, select the code path
                 cls = facts.cls if class_values.is_setting_class(self, facts.cls) else None
-                chosen = tuple((attrs, value) for attrs, value in facts.attrs if self._is_choice(value))
+                chosen = tuple((attrs, value) for attrs, value in facts.attrs if self.is_choice(value))
                 if facts.sharded or facts.meta or cls or chosen:
                     narrow.append((name, replace(facts, cls=cls, attrs=chosen)))
-            elif isinstance(facts, (Constant, Optimizer)) or isinstance(facts, Container) and self._is_choice(facts):
+            elif isinstance(facts, (Constant, Optimizer)) or isinstance(facts, Container) and self.is_choice(facts):
                 narrow.append((name, facts))  # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too
             elif on_meta and any(o.root in on_meta for o in related_objects(facts)):
                 narrow.append((name, facts))
         widened = replace(context, params=tuple(narrow))
         return seen.setdefault(widened, widened)
 
-    def _is_choice(self, value: Value) -> bool:
+    def is_choice(self, value: Value) -> bool:
         """Whether an attribute's value in a calling context says which options an object holds,
         every value it may be: None, or an object of a setting class (`cfg.fsdp` an `FSDPConfig`,
         `cfg.fsdp2` None). A widened context keeps these and drops the flags inside them, which
@@ -208,7 +208,7 @@ class Project:
         return all(
             isinstance(option, Constant) and option.value is None
             or isinstance(option, Obj) and class_values.is_setting_class(self, option.cls)
-            or isinstance(option, Container) and bool(option.items) and all(self._is_choice(item) for item in option.items)
+            or isinstance(option, Container) and bool(option.items) and all(self.is_choice(item) for item in option.items)
             for option in options_of(value)
         )
 
