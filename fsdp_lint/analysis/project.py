@@ -109,6 +109,8 @@ class Project:
         self._in_progress: List[Tuple[str, Context]] = []
         self._provisional: Set[Tuple[str, Context]] = set()
         self._recursed: Set[Tuple[str, Context]] = set()
+        self._cut_short: Set[Tuple[str, Context]] = set()  # walks under way when a call past the depth bound was left unknown
+        self._depth_cut: Dict[Tuple[str, Context], int] = {}  # summaries cut short, with the depth budget each was computed with
         self._this_round: Dict[Tuple[str, Context], Summary] = {}
         self.called: Set[str] = set()  # functions some walk of the tree called (the rest are entry points)
         self._walks: Dict[Tuple[str, Context], Tuple[FrozenSet[str], FrozenSet[str]]] = {}  # (deferred, calls) by walk
@@ -140,17 +142,28 @@ class Project:
         """What `func` does when called in `context`, memoised by the context. A recursive call
         (a cycle of the call graph) gets the summary of the previous round, and the cycle's head
         is walked again until its summary stops changing (Pysa's strongly-connected-component
-        fixpoint); summaries computed from a round that was not final are not kept."""
+        fixpoint); summaries computed from a round that was not final are not kept.
+
+        Calls nested deeper than `_MAX_CALL_DEPTH` are unknown code, so a summary computed at
+        the bottom of a long chain of calls may miss what a callee does (Trainer.__init__ reached
+        from a test's helper missing `self.state._apply_fsdp()`'s sharding). Such a summary
+        serves calls with no more depth left than it had, and is computed again for a call with
+        more (`_depth_cut`): what a call gets does not depend on how deep the first call of that
+        function in that context happened to be."""
         key = (scope_key(func), context)
+        budget = _MAX_CALL_DEPTH - len(self._in_progress)
         done = self._summaries.get(key) or self._this_round.get(key)
-        if done is not None:
+        if done is not None and self._depth_cut.get(key, budget) >= budget:
             return done
         if key in self._in_progress:
             self._recursed.add(key)
             for inner in self._in_progress[self._in_progress.index(key) + 1:]:
                 self._provisional.add(inner)
             return self._approximations.get(key)
-        if len(self._in_progress) >= _MAX_CALL_DEPTH or len(self._summaries) > 200_000:
+        if budget <= 0:
+            self._cut_short.update(self._in_progress)
+            return None
+        if len(self._summaries) > 200_000:
             return None
         self._in_progress.append(key)
         try:
@@ -166,6 +179,11 @@ class Project:
         finally:
             self._in_progress.pop()
         self._approximations.pop(key, None)
+        if key in self._cut_short:
+            self._cut_short.discard(key)
+            self._depth_cut[key] = budget
+        else:
+            self._depth_cut.pop(key, None)
         self.record(flow)
         if key in self._provisional:
             self._provisional.discard(key)
