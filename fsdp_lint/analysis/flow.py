@@ -2135,6 +2135,40 @@ class Flow:
         self._join(ends)
         return guarded(results)
 
+    def _choice_arguments(self, args: List[Value], keywords: Dict[Optional[str], Value]) -> List[Tuple[Union[int, Optional[str]], Value]]:
+        """The arguments that are one of several configurations (`cfg = FSDPConfig(...) if a else
+        None if b else ParallelConfig(...)`): every option None or an object of a setting class
+        (`Project.is_choice`), at least two of them. Which one the callee gets selects its path,
+        and a calling context holds one object's facts, not an `Either` of several: the call is
+        applied once per combination (`_apply_per_choice`). Empty when the combinations would be
+        more than `_MAX_CHOICES`."""
+        found: List[Tuple[Union[int, Optional[str]], Value]] = []
+        combinations = 1
+        for key, value in list(enumerate(args)) + list(keywords.items()):
+            if isinstance(value, Either) and len(value.options) > 1 and any(isinstance(o, Obj) for o in value.options) and self.project.is_choice(value):
+                found.append((key, value))
+                combinations *= len(value.options)
+        return found if combinations <= _MAX_CHOICES else []
+
+    def _apply_per_choice(
+        self, node: nodes.NodeNG, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value],
+        choices: List[Tuple[Union[int, Optional[str]], Value]],
+    ) -> Value:
+        """`func` called with each combination of the configurations `choices` may be, each on
+        the runs that give it (a call on several values: `_alternatives`), so that a callee that
+        tells them apart (`isinstance(cfg.fsdp, FSDPConfig)`) is walked with each as a context
+        describes one object, and what it does with one is not joined with another's path."""
+        combinations: List[Tuple[Dict[Union[int, Optional[str]], Value], Path]] = [({}, EMPTY)]
+        for key, value in choices:
+            combinations = [({**chosen, key: option}, runs | guard) for chosen, runs in combinations for option, guard in guarded_options(value)]
+
+        def run(chosen: Dict[Union[int, Optional[str]], Value]) -> Value:
+            given = [chosen.get(index, arg) for index, arg in enumerate(args)]
+            named = {name: chosen.get(name, value) for name, value in keywords.items()}
+            return self._apply_summary(node, func, receiver, given, named)
+
+        return self._alternatives(node, [lambda chosen=chosen: run(chosen) for chosen, _ in combinations], [runs for _, runs in combinations])
+
     def _optimizer_built(self, optimizer: Optimizer) -> Optimizer:
         self.optimizers.append(OptimizerBuilt(self._tick(), optimizer, self.path))
         return optimizer
@@ -2818,6 +2852,10 @@ class Flow:
     ) -> Value:
         """What calling `func` does here; with `at_exit`, what a `@contextmanager` does after its
         `yield`, where the `with` block that `node` entered ends."""
+        if not at_exit:
+            choices = self._choice_arguments(args, keywords)
+            if choices:
+                return self._apply_per_choice(node, func, receiver, args, keywords, choices)
         bound = self._bound_arguments(func, receiver, args, keywords)
         context, origins = self._context_for(func, bound, node)
         context = self.project.widen(func, context)
@@ -3101,6 +3139,8 @@ _BUILTINS = frozenset(dir(builtins))
 _UNROLLED = 16
 # The lists an appended-to list may be, past which they are joined into one (`_grown`).
 _LIST_OPTIONS = 4
+# Combinations of configurations a call is applied with, one each (`Flow._choice_arguments`).
+_MAX_CHOICES = 8
 _KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear"})  # what changes a dict's keys
 _TRY_NODES = (nodes.Try, nodes.TryStar)
 

@@ -111,6 +111,8 @@ class Project:
         self._in_progress: List[Tuple[str, Context]] = []
         self._provisional: Set[Tuple[str, Context]] = set()
         self._recursed: Set[Tuple[str, Context]] = set()
+        self._cut_short: Set[Tuple[str, Context]] = set()  # walks under way when a call past the depth bound was left unknown
+        self._depth_cut: Dict[Tuple[str, Context], int] = {}  # summaries cut short, with the depth budget each was computed with
         self._this_round: Dict[Tuple[str, Context], Summary] = {}
         self.called: Set[str] = set()  # functions some walk of the tree called (the rest are entry points)
         self._walks: Dict[Tuple[str, Context], Tuple[FrozenSet[str], FrozenSet[str]]] = {}  # (deferred, calls) by walk
@@ -144,17 +146,28 @@ class Project:
         """What `func` does when called in `context`, memoised by the context. A recursive call
         (a cycle of the call graph) gets the summary of the previous round, and the cycle's head
         is walked again until its summary stops changing (Pysa's strongly-connected-component
-        fixpoint); summaries computed from a round that was not final are not kept."""
+        fixpoint); summaries computed from a round that was not final are not kept.
+
+        Calls nested deeper than `_MAX_CALL_DEPTH` are unknown code, so a summary computed at
+        the bottom of a long chain of calls may miss what a callee does (Trainer.__init__ reached
+        from a test's helper missing `self.state._apply_fsdp()`'s sharding). Such a summary
+        serves calls with no more depth left than it had, and is computed again for a call with
+        more (`_depth_cut`): what a call gets does not depend on how deep the first call of that
+        function in that context happened to be."""
         key = (scope_key(func), context)
+        budget = _MAX_CALL_DEPTH - len(self._in_progress)
         done = self._summaries.get(key) or self._this_round.get(key)
-        if done is not None:
+        if done is not None and self._depth_cut.get(key, budget) >= budget:
             return done
         if key in self._in_progress:
             self._recursed.add(key)
             for inner in self._in_progress[self._in_progress.index(key) + 1:]:
                 self._provisional.add(inner)
             return self._approximations.get(key)
-        if len(self._in_progress) >= _MAX_CALL_DEPTH or len(self._summaries) > 200_000:
+        if budget <= 0:
+            self._cut_short.update(self._in_progress)
+            return None
+        if len(self._summaries) > 200_000:
             return None
         self._in_progress.append(key)
         try:
@@ -170,6 +183,11 @@ class Project:
         finally:
             self._in_progress.pop()
         self._approximations.pop(key, None)
+        if key in self._cut_short:
+            self._cut_short.discard(key)
+            self._depth_cut[key] = budget
+        else:
+            self._depth_cut.pop(key, None)
         self.record(flow)
         if key in self._provisional:
             self._provisional.discard(key)
@@ -194,17 +212,17 @@ class Project:
                 # a configuration object passed on (`Trainer(parallelism_config=...)`): its class
                 # and which options it holds, of which classes, select the code path
                 cls = facts.cls if class_values.is_setting_class(self, facts.cls) else None
-                chosen = tuple((attrs, value) for attrs, value in facts.attrs if self._is_choice(value))
+                chosen = tuple((attrs, value) for attrs, value in facts.attrs if self.is_choice(value))
                 if facts.sharded or facts.meta or cls or chosen:
                     narrow.append((name, replace(facts, cls=cls, attrs=chosen)))
-            elif isinstance(facts, (Constant, Optimizer)) or isinstance(facts, Container) and self._is_choice(facts):
+            elif isinstance(facts, (Constant, Optimizer)) or isinstance(facts, Container) and self.is_choice(facts):
                 narrow.append((name, facts))  # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too
             elif on_meta and any(o.root in on_meta for o in related_objects(facts)):
                 narrow.append((name, facts))
         widened = replace(context, params=tuple(narrow))
         return seen.setdefault(widened, widened)
 
-    def _is_choice(self, value: Value) -> bool:
+    def is_choice(self, value: Value) -> bool:
         """Whether an attribute's value in a calling context says which options an object holds,
         every value it may be: None, or an object of a setting class (`cfg.fsdp` an `FSDPConfig`,
         `cfg.fsdp2` None). A widened context keeps these and drops the flags inside them, which
@@ -212,7 +230,7 @@ class Project:
         return all(
             isinstance(option, Constant) and option.value is None
             or isinstance(option, Obj) and class_values.is_setting_class(self, option.cls)
-            or isinstance(option, Container) and bool(option.items) and all(self._is_choice(item) for item in option.items)
+            or isinstance(option, Container) and bool(option.items) and all(self.is_choice(item) for item in option.items)
             for option in options_of(value)
         )
 

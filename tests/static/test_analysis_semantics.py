@@ -2034,3 +2034,27 @@ def test_any_and_all_are_decided_from_the_truth_of_every_element(decided, report
         save_checkpoint("ckpt", model, optimizer)
     """
     assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 22, "FSD301")] if reported else [])
+
+
+def test_a_summary_cut_short_by_the_call_depth_is_not_what_a_shallower_call_gets():
+    """Calls nested past the depth bound are unknown code. `prepare(model)` first reached at the
+    bottom of a chain of fifteen helpers (its `shard` call past the bound) and then called
+    directly with the same model, as it was: the direct call shards it, so the FSDP1 gather
+    after it is reported; with the chain one helper shorter or longer it always was."""
+    helpers = "\n".join(f"def stage{i}(model):\n    return stage{i - 1}(model)\n" for i in range(2, 16))
+    files = {
+        "prepare.py": SHARD + """
+        def shard(model):
+            fully_shard(model)
+            return model
+
+
+        def prepare(model):
+            return shard(model)
+        """,
+        "train.py": "import torch\nfrom torch.distributed.fsdp import FullyShardedDataParallel as FSDP\nfrom prepare import prepare\n\n\n"
+        "def stage1(model):\n    return prepare(model)\n\n\n" + helpers + "\n\nmodel = torch.nn.Linear(4, 4)\nstage15(model)\n"
+        "model = prepare(model)\nwith FSDP.summon_full_params(model):\n    pass\n",
+    }
+    line = files["train.py"].splitlines().index("with FSDP.summon_full_params(model):") + 1
+    assert _lint(files) == [("train.py", line, "FSD203")]
