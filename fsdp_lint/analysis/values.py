@@ -275,22 +275,30 @@ Value = Union[
 def either(values: "Sequence[Value]") -> Value:
     """The join of values: itself when all agree, else an `Either` of the distinct ones (flat),
     each option of a guarded one with its guard."""
-    first = values[0] if values else UNKNOWN
-    if all(value is first for value in values):
-        return first
-    if any(isinstance(value, Either) and value.guards for value in values):
-        return guarded([(value, _NO_GUARD) for value in values])
-    distinct = []
+    if not values:
+        return UNKNOWN
+    first = values[0]
     for value in values:
-        for option in value.options if isinstance(value, Either) else (value,):
-            if option not in distinct:
-                distinct.append(option)
-    known = [v for v in distinct if not isinstance(v, Unknown)]
+        if value is not first:
+            break
+    else:
+        return first
+    distinct: list = []
+    for value in values:
+        if type(value) is Either:
+            if value.guards:
+                return guarded([(value, _NO_GUARD) for value in values])
+            for option in value.options:
+                if option not in distinct:
+                    distinct.append(option)
+        elif value not in distinct:
+            distinct.append(value)
     if len(distinct) == 1:
         return distinct[0]
-    if not known:
-        return UNKNOWN
-    return Either(tuple(distinct))
+    for option in distinct:
+        if type(option) is not Unknown:
+            return Either(tuple(distinct))
+    return UNKNOWN
 
 
 _NO_GUARD: FrozenSet[tuple] = frozenset()
