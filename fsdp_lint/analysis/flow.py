@@ -225,6 +225,7 @@ class Flow:
         self._attr_version = 0  # bumped at every change of attr_env: keys the index below
         self._holders: Tuple[int, Dict[Root, List[Tuple[Tuple[Root, AttrPath], Obj]]]] = (-1, {})  # `_holders_of`
         self._owners: Tuple[int, Dict[Root, List[Tuple[AttrPath, Value]]]] = (-1, {})  # `_owned_by`
+        self._names: Tuple[int, Dict[Obj, Tuple[Obj, ...]]] = (-1, {})  # `names_of`
         self.self_root: Optional[Root] = None
         self.self_class: Optional[nodes.ClassDef] = None
         self.param_roots: Dict[str, Root] = {}
@@ -522,9 +523,22 @@ class Flow:
             self._holders = (self._attr_version, index)
         return index.get(root, [])
 
-    def names_of(self, obj: Obj, at: Optional[int] = None) -> List[Obj]:
+    def names_of(self, obj: Obj, at: Optional[int] = None) -> Tuple[Obj, ...]:
         """`obj` and the paths it is reachable by through stored attributes: an object stored as
-        `model.layers` is also `model.layers` (a few steps up, the first few paths)."""
+        `model.layers` is also `model.layers` (a few steps up, the first few paths). Asked for the
+        same objects at every call and test until `attr_env` changes, so remembered until then."""
+        if at is None:
+            version, known = self._names
+            if version != self._attr_version:
+                known = {}
+                self._names = (self._attr_version, known)
+            found = known.get(obj)
+            if found is None:
+                found = known[obj] = self._names_of(obj, None)
+            return found
+        return self._names_of(obj, at)
+
+    def _names_of(self, obj: Obj, at: Optional[int]) -> Tuple[Obj, ...]:
         found = [obj] if at is not None else [self.canonical(obj)]
         index = 0
         while index < len(found) and len(found) < 16:
@@ -538,7 +552,7 @@ class Flow:
                     if name not in found:
                         found.append(name)
             index += 1
-        return found
+        return tuple(found)
 
     def may_hold_shards(self, obj: Obj) -> bool:
         """Whether `obj` or any module inside it may be sharded here (its state dict holds DTensors)."""
@@ -639,6 +653,8 @@ class Flow:
 
     def canonical(self, obj: Obj) -> Obj:
         """`obj` by the object it denotes: `self.model` is the model stored there, if known."""
+        if not obj.attrs:
+            return obj
         for _ in range(8):
             for length in range(len(obj.attrs), 0, -1):
                 stored = self.attr_env.get((obj.root, obj.attrs[:length]))
@@ -2325,7 +2341,8 @@ class Flow:
         callee of another module, also as that module's top level left them) and of the objects
         those other values refer to."""
         here = self.point()
-        live = [e for e in self.events if self.happens_before(Point(e.seq, e.path), here)]
+        seq, path = here
+        live = [e for e in self.events if e.seq < seq and paths.compatible(e.path, path)]  # `happens_before`, at every call
         params: List[Tuple[str, Union[ObjectFacts, Value]]] = []
         origins: Dict[str, Origin] = {}
         passed = {name for name, value in bound.items() if not isinstance(value, Obj) and self._passes(value, live)}
@@ -2622,15 +2639,12 @@ class Flow:
         `STORED_DEPTH` levels down (`self.state` holds the `State` whose `fsdp_config` selects
         the sharding), marked nested. A callee that reaches them through the holder then sees
         what the caller built there."""
-        owned: Dict[Root, List[Tuple[AttrPath, Value]]] = {}
-        for (owner, attr_path), value in self.attr_env.items():
-            owned.setdefault(owner, []).append((attr_path, value))
         found: List[Tuple[AttrPath, Value, bool]] = []
         pending = [(base, (), 0)]
         visited = {base.root}
         while pending:
             holder, prefix, depth = pending.pop(0)
-            for attr_path, value in sorted(owned.get(holder.root, ()), key=lambda item: item[0]):
+            for attr_path, value in sorted(self._owned_by(holder.root), key=lambda item: item[0]):
                 if attr_path[: len(holder.attrs)] != holder.attrs or len(attr_path) <= len(holder.attrs):
                     continue
                 path = anonymous_attrs(prefix + attr_path[len(holder.attrs):])
