@@ -1,0 +1,17 @@
+import torch.nn as nn
+from torch.distributed.fsdp import fully_shard
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(8, 8), nn.Linear(8, 8)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def configure_fsdp(self):
+        for layer in self.layers:
+            fully_shard(layer)
