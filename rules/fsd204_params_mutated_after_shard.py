@@ -20,7 +20,8 @@ class ParamsMutatedAfterShard(Rule):
 
     ## What it does
     Reports a dtype cast of a sharded module (`model.to(torch.bfloat16)`, `.to(dtype=...)`,
-    `.half()`, `.float()`, `.bfloat16()`, `.double()`, also of a module inside it) made after the
+    `.half()`, `.float()`, `.bfloat16()`, `.double()`, also of a module inside it or of a plain
+    module that holds sharded ones: the cast reaches them) made after the
     module, one around it or one inside it ran a forward since `fully_shard`; and, at any point
     after `fully_shard`, `param.data = ...` on one of its parameters and a new `nn.Parameter`
     assigned to it (`m.weight = nn.Parameter(...)`, `setattr(m, name, nn.Parameter(...))`,
@@ -178,18 +179,19 @@ class ParamsMutatedAfterShard(Rule):
             return
         if not isinstance(func, nodes.Attribute) or not (func.attrname in CASTING_METHODS or func.attrname in ("to", "register_parameter")):
             return  # (asked of every call: the receiver's sharding only for the methods reported)
-        # a tensor's `.to(dtype)` (a parameter, its `.data`) returns a copy: only a module's casts its parameters
-        receiver = next((o for o in flow.options(func.expr) if isinstance(o, Obj) and not flow.is_tensor(o)
-                         and flow.sharded_here(o, must=True) is not None), None)
-        if receiver is None:
-            return
         cast = _cast(node, func.attrname, flow)
         if cast is not None:
+            # a cast reaches every module inside its target: one that holds sharded modules casts them
+            # (a tensor's `.to(dtype)`, a parameter's or a buffer's, returns a copy)
+            receiver = next((o for o in flow.options(func.expr) if isinstance(o, Obj) and flow.may_hold_shards(o, must=True)
+                             and flow.casts_in_place(node, o)), None)
             # until the first forward, FSDP's lazy initialisation adopts the cast parameters
-            if flow.ran_forward(receiver) is not None:
+            if receiver is not None and flow.ran_forward(receiver) is not None:
                 self._report(node, cast, receiver, " and a forward")
         elif func.attrname == "register_parameter" and len(node.args) == 2 and _is_parameter(node.args[1], flow):
-            self._report(node, "`register_parameter`", receiver)
+            receiver = flow.sharded_object(func.expr, must=True)
+            if receiver is not None:
+                self._report(node, "`register_parameter`", receiver)
 
     def on_function_end(self, flow: Flow) -> None:
         for assignment in flow.attr_assignments:

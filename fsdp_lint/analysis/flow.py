@@ -341,7 +341,7 @@ class Flow:
         for option in self.options(node):
             if not isinstance(option, Obj):
                 continue
-            found = self.may_hold_shards(option) if holding else self.sharded_here(option, must=must) is not None
+            found = self.may_hold_shards(option, must=must) if holding else self.sharded_here(option, must=must) is not None
             if found:
                 return option
         return None
@@ -489,10 +489,12 @@ class Flow:
         in this function, by a function it called, or before it was called (its context)."""
         return self.sharded_here(obj, before) is not None
 
-    def has_sharded_descendant_here(self, obj: Obj) -> bool:
+    def has_sharded_descendant_here(self, obj: Obj, must: bool = False) -> bool:
+        """Whether a module strictly inside `obj` may be sharded on a run to here (with `must`:
+        lies inside `obj` whichever modules their members are)."""
         point = self.point()
         return any(
-            self.contains(obj, e.target, strict=True) and self.happens_before(Point(e.seq, e.path), point)
+            self.contains(obj, e.target, strict=True, must=must) and self.happens_before(Point(e.seq, e.path), point)
             for e in self.events
         )
 
@@ -554,9 +556,11 @@ class Flow:
             index += 1
         return tuple(found)
 
-    def may_hold_shards(self, obj: Obj) -> bool:
-        """Whether `obj` or any module inside it may be sharded here (its state dict holds DTensors)."""
-        return self.may_be_sharded(obj) or self.has_sharded_descendant_here(obj)
+    def may_hold_shards(self, obj: Obj, must: bool = False) -> bool:
+        """Whether `obj` or any module inside it may be sharded here (its state dict holds DTensors;
+        `Module._apply`, behind `.to()` and `.float()`, reaches their parameters). With `must`:
+        `obj` lies in, or holds, a sharded module whichever modules their members are."""
+        return self.sharded_here(obj, must=must) is not None or self.has_sharded_descendant_here(obj, must=must)
 
     def provably_unsharded(self, obj: Obj) -> bool:
         """Whether `obj` holds no DTensor yet: nothing in it is sharded on any path to here, and
@@ -584,6 +588,29 @@ class Flow:
                 if known_apis.leaf_parameter(cls, attr) or attr in self.project.class_facts(cls).parameters:
                     return True
         return False
+
+    def is_module(self, obj: Obj) -> bool:
+        """Whether something says `obj` is a module: it is, or holds, a module sharded on a run to
+        here (`fully_shard` takes modules), or the walk knows its class and it is no parameter's.
+        An attribute read from a module with nothing known of it (`quantizer._amax`,
+        `getattr(module, name)`) may as well be a buffer or a parameter: a tensor."""
+        found = self.canonical(obj)
+        point = self.point()
+        if any(self.contains(found, e.target, must=True) and self.happens_before(Point(e.seq, e.path), point) for e in self.events):
+            return True
+        cls = self._class_name(found) or found.cls
+        return cls is not None and cls not in known_apis.PARAMETER_CLASSES
+
+    def casts_in_place(self, call: nodes.Call, obj: Obj) -> bool:
+        """Whether a dtype cast (`.to(dtype)`, `.float()`, ...) called on `obj` casts a module's
+        parameters in place, not a tensor into a copy. `nn.Module`'s casts convert its parameters
+        and return the module itself, a tensor's return a new tensor and leave it as it was
+        (torch 2.13): a cast made for its effect alone (a statement) is a module's, one whose
+        result is used as a value (`amax.float() / 448.0`, an argument, a new name) is a
+        module's only where something says the object is a module (`model = model.float()`)."""
+        if self.is_tensor(obj):
+            return False
+        return isinstance(call.parent, nodes.Expr) or self.is_module(obj)
 
     def _class_name(self, obj: Obj) -> Optional[str]:
         """The qualified name of the class of the object at `obj`'s path, where the walk knows it

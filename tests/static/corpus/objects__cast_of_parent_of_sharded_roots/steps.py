@@ -1,0 +1,16 @@
+import torch
+
+
+def train_step(model, optimizer, x, y):
+    loss = torch.nn.functional.mse_loss(model(x).squeeze(-1), y)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+    return loss.item()
+
+
+def check_in_double(model, x, y):
+    """The loss in fp64, to compare with a reference run of the same probe."""
+    model.double()  # expect: FSD204
+    with torch.no_grad():
+        return torch.nn.functional.mse_loss(model(x.double()).squeeze(-1), y.double()).item()
