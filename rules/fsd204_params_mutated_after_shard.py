@@ -21,12 +21,13 @@ class ParamsMutatedAfterShard(Rule):
     ## What it does
     Reports a dtype cast of a sharded module (`model.to(torch.bfloat16)`, `.to(dtype=...)`,
     `.half()`, `.float()`, `.bfloat16()`, `.double()`, also of a module inside it or of a plain
-    module that holds sharded ones: the cast reaches them) made after the
-    module, one around it or one inside it ran a forward since `fully_shard`; and, at any point
-    after `fully_shard`, `param.data = ...` on one of its parameters and a new `nn.Parameter`
-    assigned to it (`m.weight = nn.Parameter(...)`, `setattr(m, name, nn.Parameter(...))`,
+    module that holds sharded ones: the cast reaches them) made after the module, one around it
+    or one inside it ran a forward since `fully_shard`; and, at any point after `fully_shard`,
+    `param.data = ...` on one of its parameters and a new `nn.Parameter` assigned to it
+    (`m.weight = nn.Parameter(...)`, `setattr(m, name, nn.Parameter(...))`,
     `m.register_parameter(name, ...)`). A cast between `fully_shard` and the first forward is
-    not reported, nor are `model.to(device)` and `model.to_empty(device=...)`. Where the forward
+    not reported, nor are `model.to(device)`, `model.to_empty(device=...)` and a tensor's cast (a
+    parameter's or a buffer's `.float()` whose result is used as a value: a copy). Where the forward
     ran in a caller (a helper that casts, called after a training step), the finding is made in
     that call's context; where no caller in the tree is known, the rule stays silent.
 
