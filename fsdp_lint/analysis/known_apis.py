@@ -63,6 +63,12 @@ SPAWN_FUNCTIONS = frozenset(
     {"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
      "torch.multiprocessing.spawn.spawn", "torch.multiprocessing.spawn.start_processes"}
 )
+# torch.nn modules that own parameters through children of their own (torch 2.13): blocks, where
+# the layers of `PARAMETERISED_LEAVES` without children are not.
+COMPOSITE_LAYERS = frozenset(
+    {"MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
+     "TransformerDecoder", "Transformer"}
+)
 PRETRAINED_FACTORIES = frozenset({"from_pretrained", "from_config"})
 PRETRAINED_MODEL = "transformers.PreTrainedModel"  # the class of what a pretrained factory returns
 # FSDP1's wrapper class (calling it wraps a module), and the class `fully_shard` makes the module
