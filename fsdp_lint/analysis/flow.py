@@ -2915,6 +2915,8 @@ class Flow:
                 by_root[root] = self.canonical(value) if isinstance(value, Obj) else value
                 if isinstance(value, Obj) and root != summary.self_root:
                     self.project.add_alias(root, value)
+                elif isinstance(value, Obj):
+                    self.project.add_receiver(root, self.canonical(value))
         seq = self._tick()
         mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
         sharded = []
