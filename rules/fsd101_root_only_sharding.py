@@ -15,8 +15,10 @@ class RootOnlySharding(Rule):
 
     ## What it does
     Reports `fully_shard(model)` on a model that holds repeated blocks (two or more children of
-    one class that own parameters, in an `nn.ModuleList`, `nn.ModuleDict` or `nn.Sequential`
-    anywhere inside it, or a Hugging Face pretrained model) when none of its submodules was
+    one class that own parameters and hold modules of their own, in an `nn.ModuleList`,
+    `nn.ModuleDict` or `nn.Sequential` anywhere inside it, or a Hugging Face pretrained model;
+    an MLP `nn.Sequential(nn.Linear, nn.ReLU(), nn.Linear)` holds layers, not blocks) when none
+    of its submodules was
     sharded before, in the same function or in the helpers it called. A submodule sharded beside
     others of the same model (`fully_shard(self.final_layer)` after the blocks) is one unit of a
     plan, not the whole model.

@@ -11,13 +11,19 @@ from fsdp_lint.runtime.check import RuntimeCheck
 _CONTAINERS = (nn.ModuleList, nn.Sequential, nn.ModuleDict)
 
 
+def _is_block(module: nn.Module) -> bool:
+    return any(True for _ in module.children()) and any(True for _ in module.parameters())
+
+
 class RootOnlySharding(RuntimeCheck):
     """Only the root was sharded: one unit all-gathers the parameters of every repeated block.
 
     ## What it does
     At the root's first forward, looks for a ``ModuleList``/``Sequential``/``ModuleDict`` with
-    at least two children of the same class that own parameters, where no child is a unit of
-    its own and the root unit manages their parameters.
+    at least two blocks of the same class, where no block is a unit of its own and the root unit
+    manages their parameters. A block is a child that owns parameters and holds modules of its
+    own (a transformer layer, not an ``nn.Linear``): the definition the static rule reads from
+    the source (``fsdp_lint.analysis.block_layout``).
 
     ## Why it matters
     It is numerically correct but the whole model is all-gathered at once: peak memory of an
@@ -38,7 +44,7 @@ class RootOnlySharding(RuntimeCheck):
         for path, container in root.named_modules():
             if not isinstance(container, _CONTAINERS):
                 continue
-            blocks = [child for child in container.children() if any(True for _ in child.parameters())]
+            blocks = [child for child in container.children() if _is_block(child)]
             repeated = Counter(type(child) for child in blocks).most_common(1)
             if not repeated or repeated[0][1] < 2:
                 continue

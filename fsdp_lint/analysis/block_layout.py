@@ -1,12 +1,16 @@
 """Repeated blocks: the layout that wants one FSDP unit per block, and whether a `fully_shard`
 target is the model or one unit of a larger plan.
 
-FSD101's static side and its runtime twin must agree on what a block is. At run time it is two
-or more children of one class that own parameters, in a `ModuleList`, `ModuleDict` or
-`Sequential` anywhere in the model. Here the same is read from the classes of the tree: what
-their methods store on `self`, through their tree bases and into the tree classes they hold. A
-container whose children are written out is counted (`Sequential(SiLU(), Linear(...))` holds one
-block, no repetition); one filled by a comprehension or from a variable is a loop over blocks.
+FSD101's static side and its runtime twin (`runtime_checks/fsd101_root_only_sharding.py`) must
+agree on what repeated blocks are: two or more children of one class in a `ModuleList`,
+`ModuleDict` or `Sequential` anywhere in the model, each a block, that is a module that owns
+parameters and holds modules of its own (a transformer layer; an `nn.Linear` is a layer, and
+`Sequential(Linear, ReLU(), Linear)` an MLP, not a model of blocks). Here the same is read from
+the classes of the tree: what their methods store on `self`, through their tree bases and into
+the tree classes they hold; a class of the tree is taken to be a block. A container whose
+children are written out is counted (`Sequential(SiLU(), Linear(...))` holds no block); one
+filled by a comprehension repeats the class it builds, and one filled from a variable is a loop
+over blocks.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Dict, List, Optional, Set
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.known_apis import BLOCK_CONTAINERS, LEAF_MODULE_PREFIX, PARAMETERISED_LEAVES, PRETRAINED_MODEL
+from fsdp_lint.analysis.known_apis import BLOCK_CONTAINERS, COMPOSITE_LAYERS, LEAF_MODULE_PREFIX, PARAMETERISED_LEAVES, PRETRAINED_MODEL
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.analysis.values import Obj
 
@@ -34,13 +38,15 @@ def holds_repeated_blocks(project: Project, qname: Optional[str]) -> bool:
 
 
 def part_of_larger_plan(flow: Flow, target: Obj) -> bool:
-    """Whether sharding `target`, a submodule (`self.final_layer`), makes one unit among others
-    rather than the whole model: something else inside the object that holds it is sharded on
-    this walk, before or after (its sibling blocks, or the holder itself)."""
-    for length in range(len(target.attrs)):
-        holder = Obj(target.root, target.attrs[:length])
-        if any(flow.contains(holder, e.target) and not flow.contains(target, e.target) for e in flow.events):
-            return True
+    """Whether sharding `target`, a submodule (`self.final_layer`, or the block a constructor
+    stored as `self.block`, known here as `model.block`), makes one unit among others rather
+    than the whole model: something else inside an object that holds it is sharded on this walk,
+    before or after (its sibling blocks, or the holder itself)."""
+    for name in flow.names_of(target):
+        for length in range(len(name.attrs)):
+            holder = Obj(name.root, name.attrs[:length])
+            if any(flow.contains(holder, e.target) and not flow.contains(target, e.target) for e in flow.events):
+                return True
     return False
 
 
@@ -69,15 +75,17 @@ def _on_self(target: nodes.NodeNG) -> bool:
 
 
 def _repeats(project: Project, container: nodes.Call) -> bool:
-    """Whether a `ModuleList`/`ModuleDict`/`Sequential(...)` call holds two or more children of
-    one class that own parameters."""
+    """Whether a `ModuleList`/`ModuleDict`/`Sequential(...)` call holds two or more blocks of
+    one class."""
     children = _children(container, project.qualified_name(container.func) or "")
     if children is None:
-        return True  # filled by a loop (a comprehension, a list built elsewhere): blocks
+        looped = _looped_child(container)
+        # filled by a loop: blocks, unless what the comprehension builds is no block
+        return looped is None or _is_block(project, _child_class(project, looped), looped)
     counts: Dict[str, int] = {}
     for child in children:
         kind = _child_class(project, child)
-        if kind != _UNKNOWN_CHILD and _owns_parameters(project, kind, child):
+        if kind != _UNKNOWN_CHILD and _is_block(project, kind, child):
             counts[kind] = counts.get(kind, 0) + 1
     return any(count >= 2 for count in counts.values())
 
@@ -102,6 +110,19 @@ def _children(container: nodes.Call, kind: str) -> Optional[List[nodes.NodeNG]]:
     return None
 
 
+def _looped_child(container: nodes.Call) -> Optional[nodes.Call]:
+    """The module a comprehension given to the container builds for each child
+    (`ModuleList(Block(d) for _ in range(n))`, `Sequential(*[Linear(d, d) for ...])`), or None
+    when it is not written there."""
+    if len(container.args) != 1:
+        return None
+    given = container.args[0]
+    given = given.value if isinstance(given, nodes.Starred) else given
+    if isinstance(given, (nodes.ListComp, nodes.GeneratorExp)) and isinstance(given.elt, nodes.Call):
+        return given.elt
+    return None
+
+
 def _is_ordered_dict(call: nodes.Call) -> bool:
     func = call.func
     return (func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)) == "OrderedDict"
@@ -113,8 +134,17 @@ def _child_class(project: Project, child: nodes.NodeNG) -> str:
     return project.qualified_name(child.func) or _UNKNOWN_CHILD
 
 
+def _is_block(project: Project, kind: str, child: nodes.Call) -> bool:
+    """Whether a child is a block: a module with children of its own that owns parameters. Of
+    torch.nn's layers, those whose parameters are their children's (`COMPOSITE_LAYERS`); a
+    nested container holds its children; any class of the tree is taken to be one."""
+    if kind.startswith(LEAF_MODULE_PREFIX) and kind not in BLOCK_CONTAINERS:
+        return kind.rsplit(".", 1)[-1] in COMPOSITE_LAYERS
+    return _owns_parameters(project, kind, child)
+
+
 def _owns_parameters(project: Project, kind: str, child: nodes.Call) -> bool:
-    """A torch.nn leaf owns parameters when it is a parameterised layer, a nested container when
+    """A torch.nn layer owns parameters when it is a parameterised one, a nested container when
     one of its children does; any other module is taken to own some."""
     if kind in BLOCK_CONTAINERS:
         children = _children(child, kind)
@@ -122,5 +152,5 @@ def _owns_parameters(project: Project, kind: str, child: nodes.Call) -> bool:
             _owns_parameters(project, _child_class(project, c), c) for c in children if isinstance(c, nodes.Call)
         )
     if kind.startswith(LEAF_MODULE_PREFIX):
-        return kind.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES
+        return kind.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES | COMPOSITE_LAYERS
     return True

@@ -1836,13 +1836,17 @@ class Flow:
                 named = tuple((k, v) for k, v in keywords.items() if k is not None)
                 return Partial(target_name, tuple(args[1:]), named)
         if isinstance(func_value, Partial):
-            target = self.project.callable_for_flow(func_value.qname)
-            merged = dict(func_value.keywords)
-            merged.update(keywords)
-            if isinstance(target, Deferred):
-                return self._defer(node, target.module, None, list(func_value.args) + args, merged)
-            if isinstance(target, nodes.FunctionDef):
-                return self._apply_summary(node, target, None, list(func_value.args) + args, merged)
+            called = self._call_partial(node, func_value, args, keywords)
+            if called is not None:
+                return called
+        spawned = known_apis.spawned_call(qname, args, keywords)
+        if spawned is not None and isinstance(spawned[0], Partial):
+            # each process runs `fn(rank, *args)`: a call of it here, with a rank not known
+            function, given = spawned
+            spread = list(given.items) if isinstance(given, Container) and given.keys is None else None
+            if spread is not None or given is None:
+                self._call_partial(node, function, [UNKNOWN] + (spread or []), {})
+                return UNKNOWN
         if isinstance(func_value, ClassRef):
             return self._construct(node, func_value.qname, args, keywords)
         modules = [(self.canonical(o), guard) for o, guard in guarded_options(func_value) if isinstance(o, Obj)]
@@ -1929,6 +1933,18 @@ class Flow:
             self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
             return candidate
         return Fresh(None)
+
+    def _call_partial(self, node: nodes.Call, partial: Partial, args: List[Value], keywords: Dict[Optional[str], Value]) -> Optional[Value]:
+        """A call of a function of the tree (or a partial of one) with the arguments it binds
+        before those given here; None where its target is not the tree's."""
+        target = self.project.callable_for_flow(partial.qname)
+        merged = dict(partial.keywords)
+        merged.update(keywords)
+        if isinstance(target, Deferred):
+            return self._defer(node, target.module, None, list(partial.args) + args, merged)
+        if isinstance(target, nodes.FunctionDef):
+            return self._apply_summary(node, target, None, list(partial.args) + args, merged)
+        return None
 
     def _super_call(self, node: nodes.Call, func: nodes.Attribute, args: List[Value], keywords: Dict[Optional[str], Value]) -> Optional[Value]:
         """`super().method(...)` (or `super(Cls, obj).method(...)`): the method of a base of the
@@ -2926,6 +2942,8 @@ class Flow:
                 by_root[root] = self.canonical(value) if isinstance(value, Obj) else value
                 if isinstance(value, Obj) and root != summary.self_root:
                     self.project.add_alias(root, value)
+                elif isinstance(value, Obj):
+                    self.project.add_receiver(root, self.canonical(value))
         seq = self._tick()
         mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
         sharded = []

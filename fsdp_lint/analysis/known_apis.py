@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Dict, List, Optional, Tuple, TypeVar
 
 from astroid import nodes
 
 from fsdp_lint.analysis.call_arguments import call_argument
+
+V = TypeVar("V")
 
 OPTIMIZER_PACKAGES = ("torch.optim.", "torch.distributed.optim.", "bitsandbytes.optim.", "apex.optimizers.", "torchao.optim.", "transformers.optimization.")
 NOT_OPTIMIZERS = ("torch.optim.lr_scheduler", "torch.optim.swa_utils", "torch.optim.Optimizer", "torch.optim.optimizer")
@@ -54,6 +56,18 @@ PARAMETERISED_LEAVES = frozenset(
     {"Linear", "Embedding", "EmbeddingBag", "LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d",
      "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
      "Bilinear", "Parameter", "MultiheadAttention", "LSTM", "GRU", "RNN", "PReLU"}
+)
+# `torch.multiprocessing.spawn(fn, args=(a, b), nprocs=n)` and `start_processes` (same leading
+# parameters) run `fn(rank, a, b)` in each process they start (torch 2.13).
+SPAWN_FUNCTIONS = frozenset(
+    {"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes",
+     "torch.multiprocessing.spawn.spawn", "torch.multiprocessing.spawn.start_processes"}
+)
+# torch.nn modules that own parameters through children of their own (torch 2.13): blocks, where
+# the layers of `PARAMETERISED_LEAVES` without children are not.
+COMPOSITE_LAYERS = frozenset(
+    {"MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
+     "TransformerDecoder", "Transformer"}
 )
 PRETRAINED_FACTORIES = frozenset({"from_pretrained", "from_config"})
 PRETRAINED_MODEL = "transformers.PreTrainedModel"  # the class of what a pretrained factory returns
@@ -279,3 +293,15 @@ def selects_device(module: nodes.Module, count_mesh: bool = True) -> bool:
             if name == "device" and isinstance(node.parent, nodes.With) and "cuda" in func.as_string():
                 return True
     return False
+
+
+def spawned_call(qname: Optional[str], args: List[V], keywords: Dict[Optional[str], V]) -> Optional[Tuple[V, V]]:
+    """For a call that starts processes running a function (`SPAWN_FUNCTIONS`), the function
+    and the value of the arguments it is given after the rank (`args=`, a tuple); None for any
+    other call."""
+    if qname not in SPAWN_FUNCTIONS:
+        return None
+    function = args[0] if args else keywords.get("fn")
+    if function is None:
+        return None
+    return function, args[1] if len(args) > 1 else keywords.get("args")

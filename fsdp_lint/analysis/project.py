@@ -130,6 +130,7 @@ class Project:
         self._contexts: Dict[str, Dict[Context, Context]] = {}  # `widen`'s contexts of each function, each kept once
         self._root_events: Dict[Root, List[Obj]] = {}
         self._aliases: Dict[Root, List[Obj]] = {}
+        self._receivers: Dict[Root, List[Obj]] = {}  # a method's `self`: the objects it was called on
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
         self._called_names: Dict[str, FrozenSet[str]] = {}
         self._class_facts: Dict[str, ClassFacts] = {}
@@ -579,6 +580,14 @@ class Project:
         if value not in aliases and value.root != root:
             aliases.append(value)
 
+    def add_receiver(self, root: Root, value: Obj) -> None:
+        """A method whose `self` is `root` was called on `value`. Kept apart from the aliases
+        (a class's `self` stands for every instance, so it is no alias of one): only a deferred
+        call that received `self` asks for them, to know whether the instance may hold shards."""
+        receivers = self._receivers.setdefault(root, [])
+        if value not in receivers and value.root != root:
+            receivers.append(value)
+
     def add_attr_value(self, root: Root, attrs: Tuple[str, ...], value: Value) -> None:
         values = self._attr_values.setdefault((root, attrs), [])
         if value not in values:
@@ -631,6 +640,7 @@ class Project:
                 continue
             results = self._passed_on_closure(call.result)
             candidates = list(call.objects) + [Obj(r) for r in results] + [o for r in results for o in referrers.get(r, ())]
+            candidates += self._instances_of(call.objects)
             for obj in candidates:
                 if obj not in decided:
                     decided[obj] = self.may_hold_shards(obj)
@@ -638,6 +648,21 @@ class Project:
                     demanded.add(call.module)
                     break
         return demanded
+
+    def _instances_of(self, objects: Iterable[Obj]) -> List[Obj]:
+        """The objects that received `self` objects stand for, through the receivers of the
+        methods that were called on them in turn (`Net.__init__`'s `self`, the `model` that
+        `main` built): a base's `__init__` in a module not entered receives the model."""
+        found: List[Obj] = []
+        pending = list(objects)
+        while pending and len(found) < 64:
+            current = pending.pop()
+            for receiver in self._receivers.get(current.root, ()):
+                instance = Obj(receiver.root, receiver.attrs + current.attrs)
+                if instance not in found:
+                    found.append(instance)
+                    pending.append(instance)
+        return found
 
     def _passed_on_closure(self, root: Root) -> List[Root]:
         found, seen = [root], {root}
