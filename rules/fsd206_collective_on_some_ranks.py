@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from typing import Tuple
+
 from fsdp_lint.analysis.collectives import COLLECTIVE_FUNCTIONS, Collective
 from fsdp_lint.analysis.conditions import may_call_under_rank_test
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.engine.rule import Invalid, Rule, ScreenedFile, Valid
+from fsdp_lint.engine.rule import Invalid, RelatedNode, Rule, ScreenedFile, Valid
 
 
 class CollectiveOnSomeRanks(Rule):
@@ -152,13 +154,18 @@ class CollectiveOnSomeRanks(Rule):
                 continue
             text = issued.rank_test.as_string()
             text = text if len(text) <= 60 else text[:57] + "..."
-            self.report(issued.node, self.message.format(what=_described(issued), test=text))
+            self.report(issued.node, self.message.format(what=_described(issued), test=text), related=_where(issued))
 
 
 def _described(issued: Collective) -> str:
-    """The collective, and where it is when a function this call runs issues it."""
+    """The collective, and the function that issues it when this call runs one that does."""
     if issued.at is issued.node:
         return issued.what
     scope = issued.at.scope()
-    where = f"`{scope.name}()`" if scope.name else "module level"
-    return f"{issued.what} (in {where} of `{issued.at.root().name}`, line {issued.at.lineno}, which this call runs)"
+    where = f"`{scope.name}()`" if scope.name else "a module's top level"
+    return f"{issued.what} (in {where}, which this call runs)"
+
+
+def _where(issued: Collective) -> Tuple[RelatedNode, ...]:
+    """The collective's own call, when it lies in a function this call runs."""
+    return () if issued.at is issued.node else ((issued.at, f"{issued.what} issued here"),)

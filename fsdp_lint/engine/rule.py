@@ -97,7 +97,10 @@ class ScreenedFile:
         return ast.parse(self.data)
 
 
-Reporter = Callable[["Rule", nodes.NodeNG, str, Optional[str], Optional[Fix]], None]
+# A place a finding refers to besides its own line, and what happens there: the engine renders it
+# as `path:line` in the message and as a related location (SARIF, the editor).
+RelatedNode = Tuple[nodes.NodeNG, str]
+Reporter = Callable[["Rule", nodes.NodeNG, str, Optional[str], Optional[Fix], Sequence[RelatedNode]], None]
 
 
 class Rule(Contract, CallListener):
@@ -135,8 +138,11 @@ class Rule(Contract, CallListener):
         """The built-in names of option `name` plus those the project configured."""
         return self._options[name]
 
-    def report(self, node: nodes.NodeNG, message: Optional[str] = None, *, help: Optional[str] = None, fix: Optional[Fix] = None) -> None:
-        self._reporter(self, node, message or self.message, help or self.help, fix)
+    def report(
+        self, node: nodes.NodeNG, message: Optional[str] = None, *, help: Optional[str] = None, fix: Optional[Fix] = None,
+        related: Sequence[RelatedNode] = (),
+    ) -> None:
+        self._reporter(self, node, message or self.message, help or self.help, fix, related)
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         pass

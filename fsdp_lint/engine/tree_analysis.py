@@ -23,7 +23,7 @@ from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, CreatedInstances, Origin
 from fsdp_lint.analysis.flow import CallListener, Flow, scope_key
 from fsdp_lint.analysis.project import Project, ResolutionMemo
-from fsdp_lint.engine.rule import Rule, RuleSetting, ScreenedFile
+from fsdp_lint.engine.rule import RelatedNode, Rule, RuleSetting, ScreenedFile
 from fsdp_lint.engine.source import ParsedFile, character_column, parse, unanalysable
 from fsdp_lint.violation import Edit, Fix, Note, Violation
 
@@ -471,7 +471,9 @@ class _RuleRunner(CallListener):
         by_path = {file.display: file for file in self.sources.values()}
         return [(by_path[path], found) for path, found in sorted(self.found.items())]
 
-    def _report(self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Fix]) -> None:
+    def _report(
+        self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Fix], places: Sequence[RelatedNode],
+    ) -> None:
         file = self.sources.get(node.root().name)
         if file is None:
             return
@@ -485,7 +487,7 @@ class _RuleRunner(CallListener):
                 Edit(e.line, character_column(file.line(e.line), e.column) + 1, e.end_line, character_column(file.line(e.end_line), e.end_column) + 1, e.text)
                 for e in fix.edits
             ), fix.applicability)
-        related = _related(self.flow, self.sources) if self.flow is not None else ()
+        related = _notes(places, self.sources) + (_related(self.flow, self.sources) if self.flow is not None else ())
         if related:
             message = f"{message} ({'; '.join(note.message for note in related)})"
         self.found.setdefault(file.display, []).append(
@@ -496,18 +498,24 @@ class _RuleRunner(CallListener):
 def _related(flow: Flow, sources: Mapping[str, ParsedFile]) -> Tuple[Note, ...]:
     """How the objects this walk received got here, as (path, line, column, note): where each
     was sharded and each call that passed it on (for the message, SARIF and the editor)."""
-    notes: List[Note] = []
+    steps: List[RelatedNode] = []
     for name in sorted(flow.origins):
         origin = flow.origins[name]
-        steps = [(origin.shard, f"`{name}` sharded in {origin.scope}")]
+        steps.append((origin.shard, f"`{name}` sharded in {origin.scope}"))
         steps += [(call, f"passed to {callee}()") for call, callee in origin.calls]
-        for node, note in steps:
-            file = sources.get(node.root().name)
-            if file is None:
-                continue
-            line = node.lineno or 1
-            column = character_column(file.line(line), node.col_offset or 0) + 1  # astroid's offsets are bytes
-            notes.append(Note(file.display, line, column, f"{note} ({file.display}:{node.lineno})"))
+    return _notes(steps, sources)
+
+
+def _notes(places: Sequence[RelatedNode], sources: Mapping[str, ParsedFile]) -> Tuple[Note, ...]:
+    """Each place as a note that names its file and line (a node of a file not analysed: none)."""
+    notes: List[Note] = []
+    for node, note in places:
+        file = sources.get(node.root().name)
+        if file is None:
+            continue
+        line = node.lineno or 1
+        column = character_column(file.line(line), node.col_offset or 0) + 1  # astroid's offsets are bytes
+        notes.append(Note(file.display, line, column, f"{note} ({file.display}:{node.lineno})"))
     return tuple(notes)
 
 

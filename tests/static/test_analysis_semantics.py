@@ -783,6 +783,10 @@ def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the
         """,
     }
     assert _lint(files) == [("ckpt.py", 11, "FSD206"), ("train.py", 15, "FSD206")]
+    at_call = next(v for v in lint_sources({p: _source(t) for p, t in files.items()}, LintOptions()).violations if v.path == "train.py")
+    assert "`dcp.save` (in `save()`, which this call runs)" in at_call.message
+    assert [(n.path, n.line) for n in at_call.related] == [("ckpt.py", 26)]
+    assert "(ckpt.py:26)" in at_call.message
 
 
 def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
