@@ -40,6 +40,7 @@ from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
     ANONYMOUS,
+    GATHERED,
     UNKNOWN,
     WILDCARD,
     BoundMethod,
@@ -49,6 +50,7 @@ from fsdp_lint.analysis.values import (
     Deferred,
     Either,
     Fresh,
+    Gathered,
     Iterable,
     Obj,
     Optimizer,
@@ -1869,6 +1871,8 @@ class Flow:
             receivers = options_of(self.value(func.expr))
             if Container in map(type, receivers):  # (asked of every method call: no generator)
                 return self._container_method(func, args)
+            if all(type(r) is Gathered for r in receivers):
+                return GATHERED  # `items()`, `values()`, `get(k)`, `cpu()` of a full state dict: what it holds
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
                 return self._method_call(node, func.attrname, receivers[0], args, keywords)
             if func.attrname in known_apis.TENSOR_COPIES and receivers and all(
@@ -2070,6 +2074,8 @@ class Flow:
         for option in options_of(value):
             if isinstance(option, Constant) and option.value is None:
                 answers.add(False)
+            elif isinstance(option, Gathered) and all(name in known_apis.DTENSOR_CLASSES for name in tested):
+                answers.add(False)  # what a full state dict holds is gathered: no DTensor
             elif isinstance(option, Obj):
                 answers.add(self._instance_of(option, tested, at))  # type: ignore[arg-type]
             elif isinstance(option, Container) and option.keys is not None and all(class_values.class_named(self.project, name) for name in tested):
@@ -2309,7 +2315,10 @@ class Flow:
         return Fresh(None)
 
     def _state_dict_getter(self, node: nodes.Call, getter: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
-        if self.full_state_dict(node) is not False:
+        full = self.full_state_dict(node)
+        if full is True:  # gathered whole: plain tensors, whatever the module holds
+            return Container((GATHERED, GATHERED)) if getter == "get_state_dict" else GATHERED
+        if full is not False:
             return UNKNOWN
         module = args[0] if args else keywords.get("model", UNKNOWN)
         if getter == "get_optimizer_state_dict" and len(args) > 1 and isinstance(args[1], Optimizer):
@@ -3266,8 +3275,8 @@ def _assigns(call: nodes.Call) -> bool:
 
 
 def _subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
-    if isinstance(base, ParamGroups):
-        return base  # a group, or an entry of one
+    if isinstance(base, (ParamGroups, Gathered)):
+        return base  # a group, or an entry of one; what a full state dict holds
     if isinstance(base, Obj):
         return base.child("*")
     if isinstance(base, Optimizer):
@@ -3338,6 +3347,8 @@ def _unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[s
     rest (the items of other objects are no objects the walk can tell apart)."""
     if isinstance(value, Params) and count == 2:
         return (UNKNOWN, value)  # `for name, param in m.named_parameters()`
+    if isinstance(value, Gathered):
+        return (value,) * count  # `for name, tensor in full_state_dict.items()`
     if isinstance(value, Container) and value.keys is None and len(value.items) == count:
         return value.items
     if isinstance(value, Obj) and not value.attrs and deferred_to(value.root) is not None:
@@ -3379,8 +3390,8 @@ def _element_of(value: Value) -> Value:
         return either(list(value.items)) if value.keys is None else UNKNOWN
     if isinstance(value, (Params, Optimizer)):
         return value  # parameters iterate as parameters; an optimizer is not iterable: a collection of it
-    if isinstance(value, ParamGroups):
-        return value  # each group
+    if isinstance(value, (ParamGroups, Gathered)):
+        return value  # each group; each key, value or item of a full state dict
     return UNKNOWN
 
 

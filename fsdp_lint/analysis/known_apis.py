@@ -83,6 +83,14 @@ FSDP2_MODULES = frozenset(
 )
 
 
+# DTensor by its names (torch 2.13): what holds one rank's shard of a sharded parameter, and what
+# a full state dict never holds (its values are plain tensors, on every rank that gets them).
+DTENSOR_CLASSES = frozenset(
+    {"torch.distributed.tensor.DTensor", "torch.distributed._tensor.DTensor", "torch.distributed.tensor._api.DTensor",
+     "torch.distributed._tensor.api.DTensor"}
+)
+
+
 # DDP's wrapper class (calling it wraps a module).
 DDP_WRAPPERS = frozenset({"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"})
 # For each wrapper class torch defines (FSDP1's, DDP's), the classes of torch whose objects are

@@ -105,6 +105,17 @@ class StateDict:
 
 
 @dataclass(frozen=True, slots=True)
+class Gathered:
+    """A full state dict (`get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))`)
+    or anything taken out of one (an entry, an item of `items()`, a copy): the tensors in it are
+    plain ones, gathered whole on every rank, so none of them is a DTensor (torch 2.13), whatever
+    the module held."""
+
+
+GATHERED = Gathered()
+
+
+@dataclass(frozen=True, slots=True)
 class Container:
     """A dict, list or tuple literal, or a tuple yielded by `enumerate`/`named_modules`; a dict's
     constant keys, in the order of `items`, so that `state["model"]` finds its value."""
@@ -270,8 +281,8 @@ class Unknown:
 
 UNKNOWN = Unknown()
 Value = Union[
-    Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Container, Iterable, BoundMethod, ShardFunction, ClassRef,
-    Partial, Options, Constant, Truth, Either, Unknown,
+    Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Gathered, Container, Iterable, BoundMethod, ShardFunction,
+    ClassRef, Partial, Options, Constant, Truth, Either, Unknown,
 ]
 
 

@@ -789,6 +789,33 @@ def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the
     assert "(ckpt.py:26)" in at_call.message
 
 
+def test_a_tensor_of_a_full_state_dict_is_no_dtensor_and_gathers_nothing():
+    # get_model_state_dict(..., full_state_dict=True) holds plain tensors (torch 2.13, 2 gloo
+    # ranks): `isinstance(v, DTensor)` is false and `.full_tensor()` of one gathers nothing; a
+    # sharded state dict's values are DTensors, gathered on one rank only: a hang.
+    files = {
+        "train.py": SHARD + """
+        import torch.distributed as dist
+        from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, get_state_dict
+        from torch.distributed.tensor import DTensor
+
+        def main(model, optimizer):
+            fully_shard(model)
+            full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+            model_state, optim_state = get_state_dict(model, optimizer, options=StateDictOptions(full_state_dict=True))
+            sharded = get_model_state_dict(model)
+            if dist.get_rank() == 0:
+                whole = [value.full_tensor() for value in full.values()]
+                for name, value in model_state.items():
+                    if isinstance(value, DTensor):
+                        value = value.full_tensor()
+                kept = {name: value.cpu().full_tensor() for name, value in full.items()}
+                gathered = [value.full_tensor() for value in sharded.values()]
+        """,
+    }
+    assert _lint(files) == [("train.py", 18, "FSD206")]
+
+
 def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
     """`with cm(...):` of a `@contextmanager` of the tree: the code before `yield` at the `with`,
     the block, then the code after `yield`; `as` binds what it yields. Here the code after `yield`
