@@ -2537,10 +2537,10 @@ class Flow:
 
     def _passes(self, value: Value, live: List[ShardEvent]) -> bool:
         """Whether a value other than an object is worth its place in a calling context: one the
-        rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag), or
-        one that refers to objects something happened to. Others would only make each call site a
+        rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag, a
+        full state dict), or one that refers to objects something happened to. Others would only make each call site a
         context of its own."""
-        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef)):
+        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef, Gathered)):
             return not isinstance(value, Constant) or value.travels
         if isinstance(value, (Unknown, Fresh)):
             return False

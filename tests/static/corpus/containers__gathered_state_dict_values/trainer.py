@@ -1,6 +1,7 @@
 import torch
+from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
 
-from export import export_training_state, export_weights
+from export import export_training_state, export_weights, save_hf_weights
 
 
 class Trainer:
@@ -24,3 +25,5 @@ class Trainer:
             if step > 0 and step % self.export_every == 0:
                 export_weights(self.model, f"{self.output_dir}/weights_{step}.pt")
         export_training_state(self.model, self.optimizer, f"{self.output_dir}/final.pt")
+        state = get_model_state_dict(self.model, options=StateDictOptions(cpu_offload=True))
+        save_hf_weights(state, f"{self.output_dir}/hf.pt")

@@ -25,3 +25,10 @@ def export_training_state(model, optimizer, path: str):
             value = model_state[name]
             tensors[name] = value.full_tensor() if isinstance(value, DTensor) else value
         torch.save({"model": tensors, "optim": optim_state}, path)
+
+
+def save_hf_weights(state, path: str):
+    """Every rank hands its state dict in; the first rank writes plain tensors."""
+    if dist.get_rank() == 0:
+        plain = {name: value.full_tensor() if isinstance(value, DTensor) else value for name, value in state.items()}
+        torch.save(plain, path)
