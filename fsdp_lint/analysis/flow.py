@@ -2499,7 +2499,7 @@ class Flow:
                 over = tuple(o for o in (relative_value(o, base, root) for o in option.over) if isinstance(o, Obj) and o.root == root)
                 if over:
                     options.append(anonymous(Optimizer(over, option.node, option.cls_name)))
-            elif isinstance(option, (ShardFunction, Options, Constant)):
+            elif isinstance(option, (ShardFunction, Options, Constant, Gathered)):
                 if not isinstance(option, Constant) or option.travels:
                     options.append(option)
             elif contained(option, StateDict):
@@ -2879,7 +2879,8 @@ class Flow:
 
     def _informative(self, value: Value) -> bool:
         """Whether a stored value tells a callee more than the bare attribute would: an object of
-        known class, on the meta device or built elsewhere, an optimizer, a sharding function...
+        known class, on the meta device or built elsewhere, an optimizer, a sharding function, a
+        full state dict...
         (the rest would only multiply the contexts a method is analysed in)."""
         for option in options_of(value):
             if isinstance(option, Obj):
@@ -2887,7 +2888,7 @@ class Flow:
                     return True
                 if self.deferred_module(self.canonical(option)) is not None:
                     return True  # a result of code not entered: a method called on it is a call into that code
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container, Constant)):
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container, Constant)):
                 if not isinstance(option, Constant) or option.travels:
                     return True
         return False

@@ -816,6 +816,52 @@ def test_a_tensor_of_a_full_state_dict_is_no_dtensor_and_gathers_nothing():
     assert _lint(files) == [("train.py", 18, "FSD206")]
 
 
+def test_a_full_state_dict_stored_on_an_object_stays_gathered_in_its_other_methods():
+    # `self.state` set by one method and read by another, in the context the object's facts
+    # give it: a full state dict there is plain tensors (no gather on rank 0), a sharded one
+    # holds DTensors (a gather on rank 0 only: a hang).
+    writer = """
+            def write(self, path):
+                if dist.get_rank() == 0:
+                    plain = {k: v.full_tensor() if isinstance(v, DTensor) else v for k, v in self.state.items()}
+                    torch.save(plain, path)
+    """
+    files = {
+        "export.py": """
+        import torch
+        import torch.distributed as dist
+        from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+        from torch.distributed.tensor import DTensor
+
+        class FullExporter:
+            def __init__(self, model):
+                self.model = model
+                self.state = None
+
+            def gather(self):
+                self.state = get_model_state_dict(self.model, options=StateDictOptions(full_state_dict=True))
+        """ + writer + """
+        class ShardExporter:
+            def __init__(self, model):
+                self.model = model
+                self.state = None
+
+            def gather(self):
+                self.state = get_model_state_dict(self.model)
+        """ + writer,
+        "train.py": SHARD + """
+        from export import FullExporter, ShardExporter
+
+        def main(model):
+            fully_shard(model)
+            for exporter in (FullExporter(model), ShardExporter(model)):
+                exporter.gather()
+                exporter.write("weights.pt")
+        """,
+    }
+    assert _lint(files) == [("export.py", 30, "FSD206")]
+
+
 def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
     """`with cm(...):` of a `@contextmanager` of the tree: the code before `yield` at the `with`,
     the block, then the code after `yield`; `as` binds what it yields. Here the code after `yield`
