@@ -2266,7 +2266,8 @@ class Flow:
 
     def _construct(self, node: nodes.Call, qname: Optional[str], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         """`Cls(...)` for a class of the tree: a new object on which `__init__` runs (or whose
-        dataclass / NamedTuple fields take the arguments)."""
+        dataclass / NamedTuple fields take the arguments, after which a dataclass runs its
+        `__post_init__`)."""
         if not qname:
             return Fresh(None)
         obj = self._materialise(Fresh(qname), _assigned_name(node) or f"{qname.rsplit('.', 1)[-1]}()")
@@ -2286,6 +2287,9 @@ class Flow:
                 self.attr_env[(obj.root, (name,))] = value
                 self._attr_version += 1
                 self._store(value)
+            post_init = self.project.resolve_method(obj, None, "__post_init__") if self.project.is_dataclass(qname) else None
+            if isinstance(post_init, nodes.FunctionDef):
+                self._apply_summary(node, post_init, obj, [], {})
         return obj
 
     def _method_call(self, node: nodes.Call, method: str, receiver: Value, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:

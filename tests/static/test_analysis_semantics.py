@@ -2187,3 +2187,34 @@ def test_a_module_is_true_in_a_test_unless_its_class_gives_it_a_length(model, re
         save_checkpoint("ckpt", model, optimizer)
     """.replace("MODEL", model)
     assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 9, "FSD301")] if reported else [])
+
+
+def test_a_dataclass_runs_its_post_init_after_its_fields_and_a_named_tuple_does_not():
+    """`Holder(model=m)` of a `@dataclass` (called or not) assigns the fields, then runs
+    `__post_init__`, which sees them; a NamedTuple's generated `__new__` runs no method of that
+    name."""
+    holder = SHARD + """
+    from dataclasses import dataclass
+    from typing import NamedTuple
+
+    import torch
+
+
+    @dataclass{decorator_args}
+    class Holder{bases}:
+        model: torch.nn.Module
+
+        def __post_init__(self):
+            self.model.to(torch.bfloat16)
+
+
+    def main(model, batch):
+        fully_shard(model)
+        model(batch).sum().backward()
+        Holder(model=model)
+    """
+    for decorator_args in ("", "(kw_only=True)"):
+        source = holder.replace("{decorator_args}", decorator_args).replace("{bases}", "")
+        assert _lint({"train.py": source}) == [("train.py", 14, "FSD204")]
+    named_tuple = holder.replace("    @dataclass{decorator_args}\n", "").replace("{bases}", "(NamedTuple)")
+    assert _lint({"train.py": named_tuple}) == []
