@@ -291,7 +291,7 @@ class RootMapper:
             owner = self.value(value.owner, call, depth + 1)
             return StateDict(owner, value.copies) if isinstance(owner, (Obj, Optimizer)) else UNKNOWN
         if isinstance(value, Container):
-            return Container(tuple(self.value(item, call, depth + 1) for item in value.items), value.keys)
+            return Container(tuple(self.value(item, call, depth + 1) for item in value.items), value.keys, value.exact)
         if isinstance(value, Either):
             # flat: an option that maps to several objects adds each (`Flow._as_stored` reads options)
             return either([self.value(option, call, depth + 1) for option in value.options])

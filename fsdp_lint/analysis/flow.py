@@ -80,6 +80,7 @@ from fsdp_lint.analysis.values import (
     path_covers,
     path_must_cover,
     related_objects,
+    runs_through,
     size,
     truth,
 )
@@ -885,7 +886,7 @@ class Flow:
             self._set_attribute(owner, target.attrname, value, target, assigned, paths.attribute_chain(target))
         elif isinstance(target, nodes.Subscript):
             self._store(value)
-            self._eval(target.slice)
+            key = self._eval(target.slice)
             container = self._eval(target.value)
             if isinstance(target.slice, nodes.Slice) or isinstance(target.slice, nodes.Const) and target.slice.value == "params":
                 # `group["params"] = new`, `optimizer.param_groups[:] = groups`
@@ -893,12 +894,7 @@ class Flow:
                     self._rebuilt(groups.optimizer)
             grown: Optional[Value] = None
             if isinstance(container, Container):
-                if container.keys is not None and isinstance(target.slice, nodes.Const):
-                    keys = tuple(k for k in container.keys if k != target.slice.value) + (target.slice.value,)
-                    items = tuple(v for k, v in zip(container.keys, container.items) if k != target.slice.value) + (value,)
-                    grown = Container(items, keys)
-                else:
-                    grown = Container(container.items + (value,))
+                grown = _stored_item(container, key, value)
             elif isinstance(container, StateDict):
                 grown = UNKNOWN
             if grown is not None and isinstance(target.value, nodes.Name):
@@ -1042,7 +1038,9 @@ class Flow:
             if len(options) > 1 and any(isinstance(o, Obj) and self.may_hold_shards(o) for o in options):
                 break
         else:
-            return self._eval(test), None
+            value = self._eval(test)
+            found = None if isinstance(value, Constant) else self._object_truth(value)
+            return (value if found is None else constant(found)), None
         truths: List[Optional[bool]] = []
         fixed: List[Tuple[Path, Path]] = []  # what each arm of the test fixes of each option (`isinstance(m, FSDPModule)`)
 
@@ -1354,6 +1352,9 @@ class Flow:
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
             iterated = self._eval(node.iter)
             in_order = _in_order(iterated)
+            # A loop over what holds an item runs its body (`for m in [model]`), unless a `break`
+            # may end it first: then where it ends is open.
+            through = runs_through(iterated) and not _breaks(node)
             if in_order:
                 # A literal list of modules runs its items in order (`[*vision.blocks, vision, *layers]`).
                 start = self._snapshot()
@@ -1361,11 +1362,12 @@ class Flow:
                 for item in in_order:
                     self._bind(node.target, item)
                     self._block(node.body)
-                self._join([start, self._snapshot()])
+                if not through:
+                    self._join([start, self._snapshot()])
                 self._passed_loop(first_step)
             else:
                 element = _element_of(iterated)
-                at_least_once = known_apis.never_empty(node.iter)
+                at_least_once = known_apis.never_empty(node.iter) or through
                 later = _next_item(element)
                 self._loop(node, lambda index: self._bind(node.target, later if index else element), objects_in(element), at_least_once)
             self._block(node.orelse)
@@ -1492,19 +1494,17 @@ class Flow:
         if isinstance(node, nodes.Call):
             return self._call(node)
         if isinstance(node, (nodes.List, nodes.Tuple, nodes.Set)):
-            return Container(tuple(
-                _element_of(self._eval(e.value)) if isinstance(e, nodes.Starred) else self._eval(e) for e in node.elts
-            ))
+            return self._literal(node)
         if isinstance(node, nodes.Dict):
             return self._dict(node)
         if isinstance(node, (nodes.ListComp, nodes.GeneratorExp, nodes.SetComp)):
-            nonempty = True
+            nonempty = True  # where each source produces an element and each filter keeps it
             for generator in node.generators:
                 source = self._eval(generator.iter)
-                nonempty = nonempty and not generator.ifs and _nonempty(source)
+                nonempty = nonempty and _nonempty(source)
                 self._bind(generator.target, _element_of(source))
                 for condition in generator.ifs:
-                    self._eval(condition)
+                    nonempty = nonempty and _truth(self._eval(condition)) is True
             element = self._eval(node.elt)
             return element if isinstance(element, Params) else Iterable(element, nonempty)
         if isinstance(node, nodes.DictComp):
@@ -1640,6 +1640,25 @@ class Flow:
             entries[key.value] = value  # type: ignore[union-attr]  # a later entry of a key replaces it in place
         return Container(tuple(entries.values()), tuple(entries))
 
+    def _literal(self, node: Union[nodes.List, nodes.Tuple, nodes.Set]) -> Value:
+        """A list, tuple or set literal: its items in order, those of a literal it unpacks
+        (`[*blocks, head]` with `blocks` a literal list) among them; the elements of another
+        sequence it unpacks one item that may stand for several or none. Exact, for `len` and
+        loops, where each item is one entry (a set may merge equal ones)."""
+        items: List[Value] = []
+        exact = not isinstance(node, nodes.Set)
+        for element in node.elts:
+            if not isinstance(element, nodes.Starred):
+                items.append(self._eval(element))
+                continue
+            unpacked = self._eval(element.value)
+            if isinstance(unpacked, Container) and unpacked.exact and unpacked.keys is None:
+                items.extend(unpacked.items)
+            else:
+                items.append(_element_of(unpacked))
+                exact = False
+        return Container(tuple(items), exact=exact)
+
     def _dict(self, node: nodes.Dict) -> Value:
         items, keys = [], []
         constant = True
@@ -1758,6 +1777,19 @@ class Flow:
             else:
                 answers.add(False if isinstance(option, (Optimizer, Container, Params, ParamGroups, StateDict, Options, ShardFunction)) else None)
         return answers.pop() if len(answers) == 1 else None
+
+    def _object_truth(self, value: Value) -> Optional[bool]:
+        """The truth of a tested value that is objects (`if models:` with a module passed): true
+        where each is a module of a known class whose objects are all true, and not compiled
+        (`torch.compile`'s wrapper has a length only where the module has); None otherwise."""
+        for option in options_of(value):
+            if not isinstance(option, Obj) or self._compiled(option):
+                return None
+            klass = self._class_of(option)
+            qname = option.cls or (self.classes.get(option.root) if not option.attrs else None)
+            if not (class_values.always_true(self.project, klass) if klass is not None else qname and known_apis.module_always_true(qname)):
+                return None
+        return True
 
     def _class_of(self, obj: Obj) -> Optional[nodes.ClassDef]:
         """The class of the tree an object was built from, where known (the class whose method is
@@ -2240,7 +2272,8 @@ class Flow:
 
     def _construct(self, node: nodes.Call, qname: Optional[str], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         """`Cls(...)` for a class of the tree: a new object on which `__init__` runs (or whose
-        dataclass / NamedTuple fields take the arguments)."""
+        dataclass / NamedTuple fields take the arguments, after which a dataclass runs its
+        `__post_init__`)."""
         if not qname:
             return Fresh(None)
         obj = self._materialise(Fresh(qname), _assigned_name(node) or f"{qname.rsplit('.', 1)[-1]}()")
@@ -2260,6 +2293,9 @@ class Flow:
                 self.attr_env[(obj.root, (name,))] = value
                 self._attr_version += 1
                 self._store(value)
+            post_init = self.project.resolve_method(obj, None, "__post_init__") if self.project.is_dataclass(qname) else None
+            if isinstance(post_init, nodes.FunctionDef):
+                self._apply_summary(node, post_init, obj, [], {})
         return obj
 
     def _method_call(self, node: nodes.Call, method: str, receiver: Value, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
@@ -2524,7 +2560,7 @@ class Flow:
             items = [self._state_as_stored(item, base, root, depth + 1) for item in value.items]
             if all(item is None for item in items):
                 return None
-            return Container(tuple(UNKNOWN if item is None else item for item in items), value.keys)
+            return Container(tuple(UNKNOWN if item is None else item for item in items), value.keys, value.exact)
         return None
 
     def _path_inside(self, obj: Obj, base: Obj) -> Optional[AttrPath]:
@@ -3290,6 +3326,18 @@ def _subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
     return UNKNOWN
 
 
+def _stored_item(container: Container, key: Value, value: Value) -> Container:
+    """A dict or list after `container[key] = value`: a constant key of a dict of known keys
+    replaces its entry or adds one; any key of an empty dict makes its one entry (`d[name] =
+    m` after `d = {}`: exact, its key unknown); otherwise the value is one more item it may
+    hold."""
+    if container.keys is not None and isinstance(key, Constant):
+        keys = tuple(k for k in container.keys if k != key.value) + (key.value,)
+        items = tuple(v for k, v in zip(container.keys, container.items) if k != key.value) + (value,)
+        return Container(items, keys)
+    return Container(container.items + (value,), exact=container.keys == ())
+
+
 def _in_order(value: Value) -> Tuple[Value, ...]:
     """What a loop over a literal list or dict binds, item by item in order (a dict's constant
     keys); empty where it runs as a loop (an unknown or long sequence)."""
@@ -3301,16 +3349,19 @@ def _in_order(value: Value) -> Tuple[Value, ...]:
 def _view(container: Value, method: str, args: List[Value]) -> Value:
     """`values()`, `items()`, `keys()` or `get(key)` of a dict the walk built: its entries in
     order, as a list of them, so that a loop over them runs each in turn (a dict whose keys are
-    not constants: its values, keys unknown)."""
+    not constants: its values, keys unknown). A view holds one entry per item where the dict
+    does (exact, or keys known and distinct)."""
     if not isinstance(container, Container):
         return UNKNOWN
+    exact = container.exact or container.keys is not None and len(set(container.keys)) == len(container.keys)
     if method == "values":
-        return Container(container.items)
+        return Container(container.items, exact=exact)
     if method == "items":
         keys = container.keys or (None,) * len(container.items)
-        return Container(tuple(Container((UNKNOWN if key is None else Constant(key), item)) for key, item in zip(keys, container.items)))
+        pairs = (Container((UNKNOWN if key is None else Constant(key), item), exact=True) for key, item in zip(keys, container.items))
+        return Container(tuple(pairs), exact=exact)
     if method == "keys" and container.keys is not None:
-        return Container(tuple(Constant(key) for key in container.keys))
+        return Container(tuple(Constant(key) for key in container.keys), exact=exact)
     if method == "get" and args and isinstance(args[0], Constant) and container.keys is not None:
         found = container.keys.index(args[0].value) if args[0].value in container.keys else None
         return container.items[found] if found is not None else args[1] if len(args) > 1 else Constant(None)
@@ -3374,14 +3425,19 @@ def _next_item(element: Value) -> Value:
         return Obj(element.root, element.attrs[:-1] + (last + "'",), element.cls) if fresh else element
     if isinstance(element, Container) and element.keys is None:
         items = tuple(_next_item(item) for item in element.items)
-        return element if items == element.items else Container(items)
+        return element if items == element.items else Container(items, exact=element.exact)
     if isinstance(element, Either):
         return mapped_options(element, _next_item)
     return element
 
 
 def _element_of(value: Value) -> Value:
+    """What iterating `value` binds. Of several values, the elements of those that hold one: an
+    empty literal (`{}` where a loop added nothing) binds nothing."""
     if isinstance(value, Either):
+        holding = [(option, guard) for option, guard in guarded_options(value) if not (isinstance(option, Container) and not option.items)]
+        if holding and len(holding) < len(value.options):
+            return guarded([(_element_of(option), guard) for option, guard in holding])
         return mapped_options(value, _element_of)
     if isinstance(value, Iterable):
         return value.element
@@ -3443,9 +3499,13 @@ def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Va
         return UNKNOWN
     if name == "len":
         return size(first)
+    if name == "next" and isinstance(first, Iterable):  # the first element; the default where there may be none
+        return first.element if first.nonempty or len(args) < 2 else either([first.element, args[1]])
     if name in ("any", "all"):
         return _any_or_all(name == "any", first)
     if name == "enumerate":
+        if isinstance(first, Container) and first.exact and first.keys is None:  # each item with its index, in order
+            return Container(tuple(Container((constant(index), item), exact=True) for index, item in enumerate(first.items)), exact=True)
         return Iterable(Container((UNKNOWN, _element_of(first))))
     if name == "zip":
         return Iterable(Container(tuple(_element_of(a) for a in args)))
@@ -3480,9 +3540,9 @@ def _truth(value: Value) -> Optional[bool]:
 
 
 def _nonempty(value: Value) -> bool:
-    """Whether iterating `value` produces one element at least: a literal list with items, an
-    iterable known to."""
-    return isinstance(value, Container) and bool(value.items) or isinstance(value, Iterable) and value.nonempty
+    """Whether iterating `value` produces one element at least, whichever value it may be: a
+    literal list with items, an iterable known to."""
+    return all(isinstance(o, Container) and bool(o.items) or isinstance(o, Iterable) and o.nonempty for o in options_of(value))
 
 
 def _names_imported_module(expr: nodes.NodeNG, binding: Callable[[nodes.Name], Optional[nodes.NodeNG]]) -> bool:
@@ -3556,6 +3616,20 @@ def _avoiding(path: Path, later: List[Path]) -> List[Path]:
             found.extend(run | {(atom, not taken)} for atom, taken in sorted(other - run, key=repr) if atom[0] != "dead")
         runs = list(dict.fromkeys(found))[:MAX_AVOIDING]
     return runs
+
+
+def _breaks(loop: Union[nodes.For, nodes.AsyncFor]) -> bool:
+    """Whether a `break` of `loop` (not of a loop inside it, nor in its `else`) may end it."""
+    pending = list(loop.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, nodes.Break):
+            return True
+        if isinstance(node, (nodes.For, nodes.AsyncFor, nodes.While)):
+            pending.extend(node.orelse)  # a nested loop's `else` breaks this one
+        elif not isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+            pending.extend(node.get_children())
+    return False
 
 
 def _exits_inside_loops(scope: nodes.NodeNG) -> bool:

@@ -124,6 +124,17 @@ def module_base_instance(tested: str) -> Optional[bool]:
     return None
 
 
+# torch.nn's classes whose objects are as true as they are long (torch 2.13: they define
+# `__len__`; `nn.Module`, its other subclasses, DDP and `FSDPModule` define neither `__len__`
+# nor `__bool__`). `torch.compile`'s wrapper forwards `__len__`, and raises for a module without.
+_SIZED_MODULES = frozenset({"ModuleList", "Sequential", "ModuleDict", "ParameterList", "ParameterDict"})
+
+
+def module_always_true(cls: str) -> bool:
+    """Whether every object of `cls`, a class of torch.nn, is true in a test (`if model:`)."""
+    return cls.startswith("torch.nn.") and cls.rsplit(".", 1)[-1] not in _SIZED_MODULES
+
+
 def wrapper_instance(cls: str, tested: str) -> Optional[bool]:
     """`isinstance(obj, tested)` for an object of `cls`, a class outside the tree, where `tested`
     is one of torch's wrappers (DDP, FSDP1): True for the wrapper, False for any other class of

@@ -575,6 +575,20 @@ class Project:
                         fields.append(statement.target.name)
         return tuple(dict.fromkeys(fields))
 
+    def is_dataclass(self, qname: Optional[str]) -> bool:
+        """Whether a class of the tree, or a base of it in the tree, is decorated `@dataclass`
+        (stdlib or pydantic, called or not): its generated `__init__` then ends by running
+        `__post_init__`, which a NamedTuple's never does."""
+        cls = self.resolve_callable(qname)
+        if not isinstance(cls, nodes.ClassDef):
+            return False
+        for klass in [cls] + self.tree_bases(cls):
+            for decorator in klass.decorators.nodes if klass.decorators else ():
+                target = decorator.func if isinstance(decorator, nodes.Call) else decorator
+                if (self.qualified_name(target) or "").rsplit(".", 1)[-1] == "dataclass":
+                    return True
+        return False
+
     def add_alias(self, root: Root, value: Obj) -> None:
         aliases = self._aliases.setdefault(root, [])
         if value not in aliases and value.root != root:
