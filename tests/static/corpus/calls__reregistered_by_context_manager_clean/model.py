@@ -1,0 +1,25 @@
+import torch
+from torch import nn
+
+
+class QuantLinear(nn.Module):
+    """A linear layer with a per-tensor scale, exported as a packed low-precision weight."""
+
+    def __init__(self, dim_in: int, dim_out: int):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(dim_out, dim_in) * 0.02)
+        self.register_buffer("weight_scale", torch.ones(()))
+
+    def forward(self, x):
+        return x @ self.weight.t()
+
+
+class QuantMLP(nn.Module):
+    def __init__(self, dim: int, n_layers: int):
+        super().__init__()
+        self.layers = nn.ModuleList([QuantLinear(dim, dim) for _ in range(n_layers)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = torch.relu(layer(x))
+        return x
