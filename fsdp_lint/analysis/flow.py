@@ -801,6 +801,7 @@ class Flow:
             self._inherit_global(root, attrs, path)
         for key, reached in self.context.meta:
             self._inherit_meta(key, reached)
+        self._reregistered_on_return.extend(Obj(root, attrs) for root, attrs in sorted(self.context.reregistered))
 
     def _inherit_meta(self, key: MetaKey, reached: Materialised) -> None:
         """An object on the meta device as far as the caller got it: every run as far as
@@ -1698,15 +1699,27 @@ class Flow:
                 return ShardFunction()
         if isinstance(binding, nodes.FunctionDef):
             return self._function_value(binding)
+        called = isinstance(node.parent, nodes.Call) and node.parent.func is node
         if isinstance(binding, nodes.ImportFrom):
             imported = self._imported_global(node)
             if imported is not None:
                 return imported
-            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+            if not called:
                 # a function of another module of the tree handed on as a value (a call resolves by name)
                 qname = self.qualified_name(node)
                 if isinstance(self.project.callable_for_flow(qname), (nodes.FunctionDef, Deferred)):
                     return Partial(qname, (), ())
+        if isinstance(binding, (nodes.ImportFrom, nodes.ClassDef)) and not called:
+            return self._class_value(node)
+        return UNKNOWN
+
+    def _class_value(self, node: nodes.Name) -> Value:
+        """A class handed on as a value (`param_class = QFSDPParam if quantized else FSDPParam`):
+        what calling the value builds is then known, for a class of the tree and for torch's
+        `FSDPParam` (`_builds_fsdp_param`); other values stay unknown."""
+        qname = self.qualified_name(node)
+        if qname and (qname in known_apis.FSDP_PARAM_CLASSES or class_values.class_named(self.project, qname) is not None):
+            return ClassRef(qname)
         return UNKNOWN
 
     def _imported_global(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[Obj]:
@@ -2460,7 +2473,12 @@ class Flow:
         flagged = {target: flags for target, flags in flagged.items() if flags}
         conditions = self._named_flags(tuple(sorted(flagged.items())), bound, reached) if flagged else ()
         not_none = frozenset(name for name in self.project.none_tested(func) if name in bound and self._is_none(bound[name]) is False)
-        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none), origins
+        reregistered = frozenset(
+            (target.root, anonymous_attrs(target.attrs)) for target in self._pending_reregistrations()
+            if any(path_covers(o, target) or path_covers(target, o) for o in referred)
+        )
+        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered)
+        return context, origins
 
     def _compiled_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths at or below `base` that `torch.compile` returned, relative to it."""
@@ -2890,15 +2908,18 @@ class Flow:
         """The paths of `base` (`()` for it or a module around it) whose parameters are handed to
         FSDP again once a call made here returns: by the exit of a `with` the call is inside, or
         by this walk's caller (`ObjectFacts.reregistered`)."""
-        pending = self._reregistered_on_return + [obj for leaving in self._exits for obj in leaving.reregistering]
         found: Set[AttrPath] = set()
-        for target in pending:
+        for target in self._pending_reregistrations():
             for name in self.names_of(target):
                 if path_covers(name, base):
                     found.add(())
                 elif path_covers(base, name):
                     found.add(anonymous_attrs(name.attrs[len(base.attrs):]))
         return frozenset(found)
+
+    def _pending_reregistrations(self) -> List[Obj]:
+        """The modules whose parameters are handed to FSDP again once a call made here returns."""
+        return self._reregistered_on_return + [obj for leaving in self._exits for obj in leaving.reregistering]
 
     def reregistered_after(self, obj: Obj, point: Point) -> bool:
         """Whether every run through `point` hands the parameters `obj` holds then to FSDP again

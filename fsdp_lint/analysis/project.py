@@ -840,6 +840,15 @@ class Project:
         module, rest = self._split_module(qname)
         if module is None or not rest:
             return qname
+        if rest[0] not in module.locals:
+            # bound, if at all, by a star import (`pkg/__init__.py: from .core import *`): the
+            # last one whose module binds the name
+            for base in reversed(_star_imported(module)):
+                found = self.canonical(".".join([base] + rest), depth + 1)
+                source, left = self._split_module(found)
+                if source is not None and left and left[0] in source.locals:
+                    return found
+            return qname
         for binding in module.locals.get(rest[0], ())[-1:]:
             if isinstance(binding, nodes.ImportFrom):
                 base = relative_module(module, binding.modname, binding.level)
@@ -1031,6 +1040,14 @@ def defined_in(module: nodes.Module, kind: type) -> Iterator[nodes.NodeNG]:
             child for child in reversed(list(node.get_children()))
             if child.is_statement or isinstance(child, nodes.MatchCase)
         )
+
+
+def _star_imported(module: nodes.Module) -> List[str]:
+    """The modules `module`'s top level imports every name of (`from .core import *`), in order."""
+    return [
+        relative_module(module, statement.modname, statement.level) for statement in module.body
+        if isinstance(statement, nodes.ImportFrom) and statement.names == [("*", None)]
+    ]
 
 
 def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:

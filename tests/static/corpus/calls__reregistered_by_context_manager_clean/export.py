@@ -1,7 +1,7 @@
 import torch
 from torch import nn
 
-from fsdp_utils import weight_update
+from quant_utils import weight_update
 
 
 def _export_weight(layer, dtype):
@@ -10,8 +10,15 @@ def _export_weight(layer, dtype):
     layer.weight = nn.Parameter(packed, requires_grad=False)
 
 
+def _export_weights(layers, dtype):
+    for layer in layers:
+        _export_weight(layer, dtype)
+
+
 def export_model(model, dtype):
-    for layer in model.layers:
-        with weight_update(model, layer):
-            _export_weight(layer, dtype)
+    """Each block's two layers in one update of the block's unit."""
+    for block in model.layers:
+        layers = [block.up, block.down]
+        with weight_update(model, layers):
+            _export_weights(layers, dtype)
     return model

@@ -14,12 +14,22 @@ class QuantLinear(nn.Module):
         return x @ self.weight.t()
 
 
+class QuantBlock(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.up = QuantLinear(dim, 4 * dim)
+        self.down = QuantLinear(4 * dim, dim)
+
+    def forward(self, x):
+        return x + self.down(torch.relu(self.up(x)))
+
+
 class QuantMLP(nn.Module):
     def __init__(self, dim: int, n_layers: int):
         super().__init__()
-        self.layers = nn.ModuleList([QuantLinear(dim, dim) for _ in range(n_layers)])
+        self.layers = nn.ModuleList([QuantBlock(dim) for _ in range(n_layers)])
 
     def forward(self, x):
         for layer in self.layers:
-            x = torch.relu(layer(x))
+            x = layer(x)
         return x
