@@ -212,6 +212,15 @@ def _classes(project: "Project", cls: nodes.ClassDef) -> Iterator[nodes.ClassDef
                 pending.append(resolved)
 
 
+def is_or_extends(project: "Project", qname: Optional[str], outside: FrozenSet[str]) -> bool:
+    """Whether the class `qname` names is one of `outside` (classes outside the tree) or a class of
+    the tree built over one (a library's `QFSDPParam(FSDPParam)` is an `FSDPParam`)."""
+    if qname in outside:
+        return True
+    cls = class_named(project, qname) if qname else None
+    return cls is not None and any(base in outside for base in _outside_bases(project, cls))
+
+
 def _outside_bases(project: "Project", cls: nodes.ClassDef) -> Tuple[str, ...]:
     """The bases of the hierarchy that are not classes of the tree the flows enter, by name."""
     found = []

@@ -182,11 +182,13 @@ class Flow:
         self.values: Dict[nodes.NodeNG, Value] = {}
         self.events: List[ShardEvent] = []
         self.replacements: List[ShardEvent] = []  # parameters replaced (load_state_dict(assign=True), new nn.Parameter)
+        self.reregistrations: List[ShardEvent] = []  # parameters handed to FSDP again (`reregistered_after`)
         self.optimizers: List[OptimizerBuilt] = []
         self.rebuilds: List[Rebuild] = []  # optimizers' param groups rebuilt (`rebuilt_after`)
         self.yields: List[Point] = []  # a generator's `yield`s, and what they yield
         self.yielded: List[Value] = []
         self._exits: List[_Exit] = []  # `with cm(...):` of a `@contextmanager` of the tree, until its block ends
+        self._reregistered_on_return: List[Obj] = []  # the caller hands their parameters to FSDP again (`ObjectFacts.reregistered`)
         self.handoffs: List[Tuple[Point, str, Optimizer]] = []  # optimizers passed to a call, with the call's name (`handed_to`)
         self.forwards: List[Tuple[Point, Obj]] = []  # modules called (`model(batch)`)
         self.collectives: List[Collective] = []  # issued here or by the functions called (`Summary.collectives`)
@@ -288,6 +290,7 @@ class Flow:
             set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
             collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.every_run)),
+            reregistrations=list(self.reregistrations),
         )
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         rebuilds = [r for r in self.rebuilds if any(
@@ -313,12 +316,14 @@ class Flow:
         exit_part = Summary(
             self.key, self.param_roots, self.self_root,
             [e for e in whole.events if later(e.seq, e.path)], [e for e in whole.replacements if later(e.seq, e.path)],
+            reregistrations=[e for e in whole.reregistrations if later(e.seq, e.path)],
             optimizers=[built.optimizer for built in self.optimizers if later(built.seq, built.path)],
             deferred=whole.deferred, rebuilds=_latest([r for r in rebuilds if later(r.seq, r.path)]),
         )
         return replace(
             whole, events=[e for e in whole.events if not later(e.seq, e.path)],
             replacements=[e for e in whole.replacements if not later(e.seq, e.path)],
+            reregistrations=[e for e in whole.reregistrations if not later(e.seq, e.path)],
             optimizers=[built.optimizer for built in self.optimizers if not later(built.seq, built.path)],
             rebuilds=_latest([r for r in rebuilds if not later(r.seq, r.path)]),
             returns=either(self.yielded), exit=exit_part,
@@ -579,8 +584,9 @@ class Flow:
     def is_tensor(self, obj: Obj) -> bool:
         """Whether `obj` is a tensor, not a module: a parameter (an `nn.Parameter` built on the way
         here, one that a class of the tree sets on `self`, the `weight` or `bias` of a torch.nn leaf
-        module) or what is reached through one (`.data`, `._local_tensor`). Its `.to(dtype)` or
-        `.float()` returns a copy and leaves the module's parameters as they are."""
+        module), a buffer its class registers (`ClassFacts.buffers`), or what is reached through
+        one (`.data`, `._local_tensor`). Its `.to(dtype)` or `.float()` returns a copy and leaves
+        the module's parameters as they are."""
         found = self.canonical(obj)
         for length in range(len(found.attrs) + 1):
             cls = self._class_name(Obj(found.root, found.attrs[:length])) or (found.cls if length == len(found.attrs) else None)
@@ -588,21 +594,27 @@ class Flow:
                 return True
             if length < len(found.attrs):
                 attr = found.attrs[length]
-                if known_apis.leaf_parameter(cls, attr) or attr in self.project.class_facts(cls).parameters:
+                facts = self.project.class_facts(cls)
+                if known_apis.leaf_parameter(cls, attr) or attr in facts.parameters or attr in facts.buffers:
                     return True
         return False
 
     def is_module(self, obj: Obj) -> bool:
         """Whether something says `obj` is a module: it is, or holds, a module sharded on a run to
-        here (`fully_shard` takes modules), or the walk knows its class and it is no parameter's.
-        An attribute read from a module with nothing known of it (`quantizer._amax`,
-        `getattr(module, name)`) may as well be a buffer or a parameter: a tensor."""
+        here (`fully_shard` takes modules), the walk knows its class and it is no parameter's, or
+        it is an attribute its owner's class files as a submodule (`ClassFacts.submodules`: `head`
+        of a class that calls `self.head(x)`). An attribute read from a module with nothing known
+        of it (`quantizer._amax`, `getattr(module, name)`) may as well be a buffer or a parameter: a tensor."""
         found = self.canonical(obj)
         point = self.point()
         if any(self.contains(found, e.target, must=True) and self.happens_before(Point(e.seq, e.path), point) for e in self.events):
             return True
         cls = self._class_name(found) or found.cls
-        return cls is not None and cls not in known_apis.PARAMETER_CLASSES
+        if cls is not None:
+            return cls not in known_apis.PARAMETER_CLASSES
+        if not found.attrs:
+            return False
+        return found.attrs[-1] in self.project.class_facts(self._class_name(Obj(found.root, found.attrs[:-1]))).submodules
 
     def casts_in_place(self, call: nodes.Call, obj: Obj) -> bool:
         """Whether a dtype cast (`.to(dtype)`, `.float()`, ...) called on `obj` casts a module's
@@ -775,6 +787,7 @@ class Flow:
             self.classes[root] = facts.cls
         for attrs in sorted(facts.forwarded):
             self.forwards.append((Point(-1, EMPTY), Obj(root, attrs)))
+        self._reregistered_on_return.extend(Obj(root, attrs) for attrs in sorted(facts.reregistered))
         for attrs, module in facts.deferred:
             self._deferred_at[(root, attrs)] = module
         self.compiled.update((root, attrs) for attrs in facts.compiled)
@@ -791,6 +804,7 @@ class Flow:
             self._inherit_global(root, attrs, path)
         for key, reached in self.context.meta:
             self._inherit_meta(key, reached)
+        self._reregistered_on_return.extend(Obj(root, attrs) for root, attrs in sorted(self.context.reregistered))
 
     def _inherit_meta(self, key: MetaKey, reached: Materialised) -> None:
         """An object on the meta device as far as the caller got it: every run as far as
@@ -974,6 +988,22 @@ class Flow:
             stored = self.attr_env.get((option.root, option.attrs)) if isinstance(option, Obj) and option.attrs else None
             options.append(stored if stored is not None and contained(stored, Optimizer) else option)
         return either(options)
+
+    def _builds_fsdp_param(self, qname: Optional[str], func_value: Value) -> bool:
+        """Whether a call builds FSDP's record of a parameter (`known_apis.FSDP_PARAM_CLASSES`),
+        by its name or by the classes the called value may be (`param_class = QFSDPParam if
+        quantized else FSDPParam`)."""
+        named = [qname] + [o.qname for o in options_of(func_value) if isinstance(o, ClassRef)]
+        return any(class_values.is_or_extends(self.project, name, known_apis.FSDP_PARAM_CLASSES) for name in named if name)
+
+    def _reregistered(self, param: Value, node: nodes.NodeNG) -> None:
+        """The parameter an `FSDPParam` is built from (one of `module.named_parameters()`, or
+        `module.weight`) is handed to FSDP as it is now: the module's new parameters are managed."""
+        seq = self._tick()
+        for option in options_of(param):
+            owner = option.owner if isinstance(option, Params) else option
+            if isinstance(owner, Obj):
+                self.reregistrations.append(ShardEvent(self.canonical(owner), node, seq, path=self.path))
 
     def _replaced(self, owner: Obj, node: nodes.NodeNG) -> None:
         """`owner`'s parameters are replaced by new tensors: an optimizer built before holds the old ones."""
@@ -1690,15 +1720,27 @@ class Flow:
                 return ShardFunction()
         if isinstance(binding, nodes.FunctionDef):
             return self._function_value(binding)
+        called = isinstance(node.parent, nodes.Call) and node.parent.func is node
         if isinstance(binding, nodes.ImportFrom):
             imported = self._imported_global(node)
             if imported is not None:
                 return imported
-            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+            if not called:
                 # a function of another module of the tree handed on as a value (a call resolves by name)
                 qname = self.qualified_name(node)
                 if isinstance(self.project.callable_for_flow(qname), (nodes.FunctionDef, Deferred)):
                     return Partial(qname, (), ())
+        if isinstance(binding, (nodes.ImportFrom, nodes.ClassDef)) and not called:
+            return self._class_value(node)
+        return UNKNOWN
+
+    def _class_value(self, node: nodes.Name) -> Value:
+        """A class handed on as a value (`param_class = QFSDPParam if quantized else FSDPParam`):
+        what calling the value builds is then known, for a class of the tree and for torch's
+        `FSDPParam` (`_builds_fsdp_param`); other values stay unknown."""
+        qname = self.qualified_name(node)
+        if qname and (qname in known_apis.FSDP_PARAM_CLASSES or class_values.class_named(self.project, qname) is not None):
+            return ClassRef(qname)
         return UNKNOWN
 
     def _imported_global(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[Obj]:
@@ -1881,6 +1923,8 @@ class Flow:
             if spread is not None or given is None:
                 self._call_partial(node, function, [UNKNOWN] + (spread or []), {})
                 return UNKNOWN
+        if self._builds_fsdp_param(qname, func_value):
+            self._reregistered(first, node)
         if isinstance(func_value, ClassRef):
             return self._construct(node, func_value.qname, args, keywords)
         modules = [(self.canonical(o), guard) for o, guard in guarded_options(func_value) if isinstance(o, Obj)]
@@ -2445,6 +2489,7 @@ class Flow:
                 facts = replace(
                     facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded,
                     meta=self._named_meta(facts.meta, bound), compiled=self._compiled_in(self.canonical(value)),
+                    reregistered=self._reregistered_in(self.canonical(value)),
                 )
                 params.append((name, facts))
                 if origin is not None:
@@ -2473,7 +2518,12 @@ class Flow:
         flagged = {target: flags for target, flags in flagged.items() if flags}
         conditions = self._named_flags(tuple(sorted(flagged.items())), bound, reached) if flagged else ()
         not_none = frozenset(name for name in self.project.none_tested(func) if name in bound and self._is_none(bound[name]) is False)
-        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none), origins
+        reregistered = frozenset(
+            (target.root, anonymous_attrs(target.attrs)) for target in self._pending_reregistrations()
+            if any(path_covers(o, target) or path_covers(target, o) for o in referred)
+        )
+        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered)
+        return context, origins
 
     def _compiled_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths at or below `base` that `torch.compile` returned, relative to it."""
@@ -2899,6 +2949,36 @@ class Flow:
         words = paths.describe_run(rest)
         return frozenset(kept | {paths.note(f"{words} (in `{self._where()}`)")} if words else kept)
 
+    def _reregistered_in(self, base: Obj) -> FrozenSet[AttrPath]:
+        """The paths of `base` (`()` for it or a module around it) whose parameters are handed to
+        FSDP again once a call made here returns: by the exit of a `with` the call is inside, or
+        by this walk's caller (`ObjectFacts.reregistered`)."""
+        found: Set[AttrPath] = set()
+        for target in self._pending_reregistrations():
+            for name in self.names_of(target):
+                if path_covers(name, base):
+                    found.add(())
+                elif path_covers(base, name):
+                    found.add(anonymous_attrs(name.attrs[len(base.attrs):]))
+        return frozenset(found)
+
+    def _pending_reregistrations(self) -> List[Obj]:
+        """The modules whose parameters are handed to FSDP again once a call made here returns."""
+        return self._reregistered_on_return + [obj for leaving in self._exits for obj in leaving.reregistering]
+
+    def reregistered_after(self, obj: Obj, point: Point) -> bool:
+        """Whether every run through `point` hands the parameters `obj` holds then to FSDP again
+        (`known_apis.FSDP_PARAM_CLASSES`): later in this walk, or, by its calling context, once it
+        returns (a helper that replaces a weight inside a library's `with` that re-registers it).
+        A parameter replaced after `fully_shard` is then managed: sharded, its gradient reduced."""
+        found = self.canonical(obj)
+        if any(self.contains(target, found) for target in self._reregistered_on_return):
+            return True
+        return any(
+            event.seq > point.seq and event.path <= point.path and self.contains(event.target, found)
+            for event in self.reregistrations
+        )
+
     def _forwarded_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths of `base` (`()` for it or a module around it) that ran a forward after
         their sharding on a path to here, as `ObjectFacts.forwarded` hands them on."""
@@ -2965,13 +3045,11 @@ class Flow:
         if func is not self.scope:
             self.calls.add(scope_key(func))
         summary = self.project.summary(func, context, origins)
+        entering = summary is not None and summary.exit is not None and not at_exit and _entered_by_with(node)
         if summary is not None:
             self.deferred |= summary.deferred
-            if summary.exit is not None and (at_exit or _entered_by_with(node)):
-                if not at_exit:
-                    self._exits.append(_Exit(node, func, receiver, args, keywords, self.path))
-                else:
-                    summary = summary.exit
+            if summary.exit is not None and at_exit:
+                summary = summary.exit
         if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH and not at_exit:
             self.listener.on_callee(self, node, func, context, origins)
         if summary is None:
@@ -2992,6 +3070,9 @@ class Flow:
                     self.project.add_receiver(root, self.canonical(value))
         seq = self._tick()
         mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
+        if entering:
+            reregistering = tuple(self.canonical(t) for e in summary.exit.reregistrations for t in mapper.objs(e.target))
+            self._exits.append(_Exit(node, func, receiver, args, keywords, self.path, reregistering))
         sharded = []
         for event in summary.events:
             mapped = _mapped_flags(event.path, mapper, self.canonical)
@@ -3012,6 +3093,9 @@ class Flow:
         for event in summary.replacements:
             for target in mapper.objs(event.target):
                 self.replacements.append(ShardEvent(self.canonical(target), node, seq, path=self.path, inner=(event.seq,) + event.inner))
+        for event in summary.reregistrations:
+            for target in mapper.objs(event.target):
+                self.reregistrations.append(ShardEvent(self.canonical(target), node, seq, path=self.path, inner=(event.seq,) + event.inner))
         self._rebuilt_by_call(summary.rebuilds, mapper, node, seq, bound)
         for obj in summary.compiled:
             for target in mapper.objs(obj):
@@ -3171,6 +3255,7 @@ class _Exit(NamedTuple):
     args: List[Value]
     keywords: Dict[Optional[str], Value]
     path: Path
+    reregistering: Tuple[Obj, ...] = ()  # the modules whose parameters its exit hands to FSDP again, as it was entered
 
 
 def _entered_by_with(call: nodes.NodeNG) -> bool:

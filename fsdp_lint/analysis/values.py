@@ -159,7 +159,8 @@ class ShardFunction:
 
 @dataclass(frozen=True, slots=True)
 class ClassRef:
-    """A class of the tree used as a value (`cls` in a classmethod): calling it constructs one."""
+    """A class used as a value (`cls` in a classmethod, a class of the tree or torch's `FSDPParam`
+    bound to a name): calling it constructs one."""
 
     qname: str
 
