@@ -101,6 +101,11 @@ class ObjectFacts:
     # FSDP again once the call returns, on every run (the exit of a `with` the call is inside
     # builds their `FSDPParam`s): a parameter the callee replaces there is managed (`Flow.reregistered_after`)
     reregistered: FrozenSet[AttrPath] = frozenset()
+    # the sharded paths matched only through a name given at run time (`getattr(module, name)`
+    # of a module inside a sharded tree, an item of `modules()`): the object there may be the
+    # sharded module, or a tensor or module inside or beside it, so its sharding says nothing
+    # of what it is (`Flow.is_module`)
+    guessed: FrozenSet[AttrPath] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

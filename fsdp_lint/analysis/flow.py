@@ -236,6 +236,7 @@ class Flow:
         self.param_roots: Dict[str, Root] = {}
         self.known_params: Set[Root] = set()  # parameters the calling context says something about
         self._certain: Set[Tuple[Root, AttrPath]] = set()  # sharded on every run to the call (`ObjectFacts.certain`)
+        self._guessed: Set[Tuple[Root, AttrPath]] = set()  # sharded as far as a name given at run time tells (`ObjectFacts.guessed`)
         self._deferred_at: Dict[Tuple[Root, AttrPath], str] = {}  # results of deferred calls the caller passed (`ObjectFacts.deferred`)
         self._imported: Set[str] = set()  # the modules whose globals this walk read by import (`_imported_global`)
         if isinstance(scope, nodes.FunctionDef):
@@ -607,7 +608,11 @@ class Flow:
         of it (`quantizer._amax`, `getattr(module, name)`) may as well be a buffer or a parameter: a tensor."""
         found = self.canonical(obj)
         point = self.point()
-        if any(self.contains(found, e.target, must=True) and self.happens_before(Point(e.seq, e.path), point) for e in self.events):
+        if any(
+            self.contains(found, e.target, must=True) and self.happens_before(Point(e.seq, e.path), point)
+            and not (e.inherited and (e.target.root, e.target.attrs) in self._guessed)
+            for e in self.events
+        ):
             return True
         cls = self._class_name(found) or found.cls
         if cls is not None:
@@ -781,6 +786,8 @@ class Flow:
             self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above, path=path))
             if attrs in facts.certain:
                 self._certain.add((root, attrs))
+            if attrs in facts.guessed:
+                self._guessed.add((root, attrs))
         for attrs, reached in facts.meta:
             self._inherit_meta((root, attrs), reached)
         if facts.cls:
@@ -2647,9 +2654,12 @@ class Flow:
         by the callee's parameters)."""
         sharded: Dict[AttrPath, Path] = {}  # each sharded path, with the flags every run that sharded it fixed
         certain: Set[AttrPath] = set()
+        named: Set[AttrPath] = set()  # matched by their names, not only through a wildcard
 
-        def note(attrs: AttrPath, event: ShardEvent, exact: bool = False) -> None:
+        def note(attrs: AttrPath, event: ShardEvent, exact: bool = False, by_name: bool = True) -> None:
             attrs = anonymous_attrs(attrs)
+            if by_name:
+                named.add(attrs)
             flags = paths.flag_literals(event.path)
             sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
             if exact and attrs != ABOVE and attrs not in certain and not any(map(is_wildcard, event.target.attrs)) and self._on_every_run(event, call):
@@ -2665,8 +2675,8 @@ class Flow:
                 inside = path_must_cover(stored, event.target) if deeper else path_covers(stored, event.target)
                 if inside or not deeper and path_covers(event.target, stored):
                     extra = event.target.attrs[len(stored.attrs):] if inside else ()
-                    exact = alone and (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)])
-                    note(at + extra, event, exact)
+                    same = (stored.root, stored.attrs) == (event.target.root, event.target.attrs[: len(stored.attrs)])
+                    note(at + extra, event, alone and same, same or not inside)
                     if origin is None:
                         source = event.origin or Origin(event.node, self._display_name())
                         origin = source.passed(call, callee) if isinstance(call, nodes.Call) else source
@@ -2676,7 +2686,8 @@ class Flow:
         for event in live:
             target = event.target
             if target.root == base.root and len(target.attrs) >= len(base.attrs) and path_covers(Obj(base.root, target.attrs[: len(base.attrs)]), base):
-                note(target.attrs[len(base.attrs):], event, target.attrs[: len(base.attrs)] == base.attrs)
+                by_name = target.attrs[: len(base.attrs)] == base.attrs
+                note(target.attrs[len(base.attrs):], event, by_name, by_name)
             elif path_covers(target, base):
                 note(() if len(target.attrs) == len(base.attrs) else ABOVE, event, target.attrs == base.attrs)
             else:
@@ -2738,7 +2749,10 @@ class Flow:
         cls = base.cls or (self.classes.get(base.root) if not base.attrs else None)
         conditions = tuple((attrs, flags) for attrs, flags in sorted(sharded.items()) if flags)
         deferred = self._deferred_in(base, kept)
-        facts = ObjectFacts(cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain), deferred=deferred)
+        facts = ObjectFacts(
+            cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain), deferred=deferred,
+            guessed=frozenset(sharded) - named - {ABOVE},
+        )
         return facts, origin
 
     def _deferred_in(self, base: Obj, stored: List[Tuple[AttrPath, Value]]) -> Tuple[Tuple[AttrPath, str], ...]:

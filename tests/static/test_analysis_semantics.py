@@ -2291,3 +2291,31 @@ def test_a_dataclass_runs_its_post_init_after_its_fields_and_a_named_tuple_does_
         assert _lint({"train.py": source}) == [("train.py", 14, "FSD204")]
     named_tuple = holder.replace("    @dataclass{decorator_args}\n", "").replace("{bases}", "(NamedTuple)")
     assert _lint({"train.py": named_tuple}) == []
+
+
+def test_a_member_named_at_run_time_of_a_sharded_model_is_no_module_to_a_callee():
+    """`getattr(sub_module, name)` over `named_modules()` of a sharded model may be a parameter
+    (a tensor): the helper that casts it and uses the copy changes nothing FSDP manages. Given
+    the sharded model itself, the same helper's cast is a module's, after the forward."""
+    quant = """
+    def quantize(weight):
+        scale = weight.float().abs().amax()
+        return weight / scale
+    """
+    train = SHARD + """
+    import torch
+    from quant import quantize
+
+    def export(model, names, whole):
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        model(torch.ones(2, 4)).sum().backward()
+        for name, sub_module in model.named_modules():
+            for weight_name in names:
+                quantize(getattr(sub_module, weight_name))
+        if whole:
+            quantize(model)
+    """
+    assert _lint({"quant.py": quant, "train.py": train}) == [("quant.py", 3, "FSD204")]
+    assert _lint({"quant.py": quant, "train.py": train.replace("quantize(model)", "pass")}) == []
