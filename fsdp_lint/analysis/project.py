@@ -81,7 +81,7 @@ class Project:
         self, modules: List[nodes.Module], load: Optional[ModuleLoader] = None,
         index: Optional[ModuleIndex] = None, entered: Optional[FrozenSet[str]] = None,
         apis: DeclaredApis = DeclaredApis(), memo: Optional["ResolutionMemo"] = None,
-        instances: Optional[CreatedInstances] = None,
+        instances: Optional[CreatedInstances] = None, environment_written: FrozenSet[str] = frozenset(),
     ):
         """`load` parses a module of the tree that was left out of `modules` when a name resolves
         into it (the engine parses only the files that can matter, and the rest on demand).
@@ -96,8 +96,11 @@ class Project:
         `memo`: what name resolution found, which depends on the tree alone, so the projects of
         one analysis (one a round) can share it, as they share `instances`, the numbering of
         the objects callees create, which their kept summaries hold.
+        `environment_written`: the variables of the process environment some file of the tree
+        writes (`environment.written`): reads of the others are the run's inputs.
         """
         self.apis = apis
+        self.environment_written = environment_written
         self.modules: Dict[str, nodes.Module] = {module.name: module for module in modules}
         self._load = load
         self._index = index
