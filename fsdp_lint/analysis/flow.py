@@ -190,6 +190,7 @@ class Flow:
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
         self._not_none: Set[Root] = set()  # parameters whose argument the calling context says is not None
+        self._told: FrozenSet[str] = frozenset()  # parameters that are flags the calling context has outcomes of
         self.compiled: Set[Tuple[Root, AttrPath]] = set()  # objects `torch.compile` returned (`known_apis.IDENTITY_FUNCTIONS`)
         self.returns: List[Value] = []
         self._returned_at: List[Optional[truths.Alternatives]] = []  # the way to each return about objects (`_object_path`)
@@ -747,6 +748,9 @@ class Flow:
         for extra in (args.vararg, args.kwarg):
             if extra:
                 self.env[extra] = UNKNOWN
+        if self.context.outcomes:  # the caller's outcomes the call sits under: every run here took them
+            self.path = _condition_path(func, self.context.outcomes)
+            self._told = frozenset(holder for holder, attrs, _, _ in self.context.outcomes if isinstance(holder, str) and not attrs)
 
     def _adopt(self, name: str, root: Root, facts: Union[ObjectFacts, Value, None]) -> Value:
         """The value of a parameter in this context: an object with the caller's facts about it,
@@ -1266,6 +1270,8 @@ class Flow:
         if chain is None:
             return self._read_attribute(expr) if isinstance(expr, (nodes.Call, nodes.Subscript)) else None
         base, *attrs = chain
+        if not attrs and base in self._told and not self._versions.get(base):
+            return Obj(self.param_roots[base])  # a flag the caller passed, which its context describes
         owner = self.env.get(base)
         if not attrs:
             objects = [o for o in options_of(owner) if not (isinstance(o, Constant) and o.value is None)] if owner is not None else []
@@ -1559,7 +1565,10 @@ class Flow:
         if isinstance(node, nodes.Compare) and len(node.ops) == 1:
             if node.ops[0][0] in ("is", "is not"):
                 return self._identity(node)
-            return compared(node.ops[0][0], self._eval(node.left), self._eval(node.ops[0][1]))
+            found = compared(node.ops[0][0], self._eval(node.left), self._eval(node.ops[0][1]))
+            # an attribute tested against a constant (`self.config.state_dict_type == "full"`),
+            # described by the flags it fixes: what a property returns of it
+            return self._flag_truth(node) if isinstance(found, Unknown) and node.ops[0][0] in ("==", "!=") else found
         if isinstance(node, nodes.Lambda):
             return UNKNOWN
         if isinstance(node, nodes.Await):
@@ -1619,7 +1628,11 @@ class Flow:
         described: List[Optional[Truth]] = []
         for index, operand in enumerate(node.values):
             value = self._eval(operand)
-            described.append(truths.of(value))
+            found = truths.of(value)
+            if found is None:  # a flag read as it is (`self.config.load_monolith_rank0_only`)
+                flagged = self._flag_truth(operand)
+                found = flagged if isinstance(flagged, Truth) else None
+            described.append(found)
             if index == len(node.values) - 1:
                 results.append(value)
                 break
@@ -2458,7 +2471,30 @@ class Flow:
         flagged = {target: flags for target, flags in flagged.items() if flags}
         conditions = self._named_flags(tuple(sorted(flagged.items())), bound, reached) if flagged else ()
         not_none = frozenset(name for name in self.project.none_tested(func) if name in bound and self._is_none(bound[name]) is False)
-        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none), origins
+        outcomes = self._outcomes_for(func, bound, call, reached) if paths.flag_literals(self.path) else frozenset()
+        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, outcomes), origins
+
+    def _outcomes_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG, reached: FrozenSet[Root]) -> FlagConditions:
+        """`Context.outcomes`: the flags of this walk's path (not which modules are sharded: the
+        shard conditions say that) named as the callee reads them, by its parameters
+        (`_named_flags`), by a parameter the flag itself is passed to (`state_dict_type=
+        self.config.state_dict_type`), or as they are (the run's inputs); only those of
+        attributes the callee's walk may test."""
+        flags = frozenset(literal for literal in paths.flag_literals(self.path) if paths.FSDP_MODULE not in literal[0][2])  # type: ignore[operator]
+        if not flags:
+            return frozenset()
+        tested = self.project.attributes_tested(func)
+        named = {
+            outcome for _, found in self._named_flags(((None, flags),), bound, reached)  # type: ignore[arg-type]
+            for outcome in found if outcome[1] and outcome[1][-1] in tested
+        }
+        if isinstance(call, nodes.Call):
+            for name, expr in _passed_expressions(func, call):
+                subject = self._flag_subject(expr) if name in tested else None
+                for root, attrs, test, value in paths.flags(flags) if subject is not None else ():
+                    if (root, attrs) == (subject.root, subject.attrs):
+                        named.add((name, (), test, value))
+        return frozenset(named)
 
     def _compiled_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths at or below `base` that `torch.compile` returned, relative to it."""
@@ -3665,6 +3701,22 @@ def _narrowed(state: _State, narrowed: Tuple[str, Value, Value]) -> Tuple[_State
     those that take the arm."""
     name, then, orelse = narrowed
     return _State({**state.env, name: then}, state.attr_env, state.path), _State({**state.env, name: orelse}, state.attr_env, state.path)
+
+
+def _passed_expressions(func: nodes.FunctionDef, call: nodes.Call) -> Iterator[Tuple[str, nodes.NodeNG]]:
+    """(parameter name, the expression a call passes for it), as Python binds them (a method
+    called on an object: its receiver is the first parameter)."""
+    arguments = func.args
+    positional = [a.name for a in list(arguments.posonlyargs or []) + list(arguments.args or [])]
+    if isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and isinstance(call.func, nodes.Attribute):
+        positional = positional[1:]
+    for name, expr in zip(positional, call.args or []):
+        if isinstance(expr, nodes.Starred):
+            return
+        yield name, expr
+    for keyword in call.keywords or []:
+        if keyword.arg is not None:
+            yield keyword.arg, keyword.value
 
 
 def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:

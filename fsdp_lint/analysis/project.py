@@ -9,7 +9,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values, paths
+from fsdp_lint.analysis import class_values, environment, paths
 from fsdp_lint.analysis.context import ABOVE, UNKNOWN_CONTEXT, Context, CreatedInstances, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
@@ -126,6 +126,9 @@ class Project:
         self._assigned_globals: Dict[Optional[str], Optional[Root]] = {}  # `imported_global`, by qualified name
         self._globals_read: Dict[int, FrozenSet[str]] = {}
         self._none_tested: Dict[int, FrozenSet[str]] = {}
+        self._attributes_tested: Dict[int, FrozenSet[str]] = {}
+        self._direct_tests: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
+        self._methods_named: Optional[Dict[str, List[nodes.FunctionDef]]] = None
         self._direct_globals: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
@@ -342,6 +345,74 @@ class Project:
             known = self._none_tested[id(func)] = frozenset(found)
         return known
 
+    def attributes_tested(self, func: nodes.FunctionDef) -> FrozenSet[str]:
+        """The names a call of `func` may test: attributes and parameters read in its tests
+        (`if`, `while`, conditional expressions, comparisons, `and`/`or`) and the environment
+        variables it reads, its own and those of the functions it may call (by name: a function
+        of its module, a method or property of a class of the tree by the attribute), a few dozen
+        at most. What a calling context says of the caller's branch outcomes is kept to these
+        (`Context.outcomes`), so that calls under outcomes the callee never reads share contexts."""
+        known = self._attributes_tested.get(id(func))
+        if known is None:
+            found: Set[str] = set()
+            pending, seen = [func], {id(func)}
+            while pending and len(seen) <= 64:
+                names, callees = self._tests_of(pending.pop())
+                found |= names
+                for callee in callees:
+                    if id(callee) not in seen:
+                        seen.add(id(callee))
+                        pending.append(callee)
+            known = self._attributes_tested[id(func)] = frozenset(found)
+        return known
+
+    def _tests_of(self, func: nodes.FunctionDef) -> Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]:
+        """The names `func` itself tests (`attributes_tested`), and the functions it may call."""
+        known = self._direct_tests.get(id(func))
+        if known is not None:
+            return known
+        names: Set[str] = set()
+        tests = [node.test for node in func.nodes_of_class((nodes.If, nodes.While, nodes.IfExp))]
+        tests += list(func.nodes_of_class((nodes.Compare, nodes.BoolOp)))
+        for test in tests:
+            for node in [test, *test.nodes_of_class((nodes.Attribute, nodes.Name))]:
+                if isinstance(node, nodes.Attribute):
+                    names.add(node.attrname)
+                elif isinstance(node, nodes.Name):
+                    names.add(node.name)
+        callees: List[nodes.FunctionDef] = []
+        module = func.root()
+        for node in func.nodes_of_class((nodes.Call, nodes.Attribute, nodes.Subscript)):
+            read = environment.read_name(node, self._environment_reader(node))
+            if read is not None:
+                names.add(read)
+            if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Name) and node.func.name not in func.locals:
+                target = _last_definition(module, node.func.name)
+                target = _method(target, "__init__") if isinstance(target, nodes.ClassDef) else target
+                if isinstance(target, nodes.FunctionDef):
+                    callees.append(target)
+            elif isinstance(node, nodes.Attribute):
+                callees.extend(self._methods_by_name().get(node.attrname, ()))
+        known = self._direct_tests[id(func)] = (frozenset(names), tuple(callees))
+        return known
+
+    def _environment_reader(self, node: nodes.NodeNG) -> Optional[str]:
+        """The qualified name of what `node` may read the environment through (the function a
+        call calls, the object a subscript indexes), where its last name is one that can."""
+        read = node.func if isinstance(node, nodes.Call) else node.value if isinstance(node, nodes.Subscript) else None
+        last = read.attrname if isinstance(read, nodes.Attribute) else read.name if isinstance(read, nodes.Name) else None
+        return self.qualified_name(read) if last in ("get", "getenv", "environ") else None
+
+    def _methods_by_name(self) -> Dict[str, List[nodes.FunctionDef]]:
+        """The methods and properties of the classes of the modules parsed so far, by name."""
+        if self._methods_named is None:
+            self._methods_named = {}
+            for module in self.modules.values():
+                for cls in module.nodes_of_class(nodes.ClassDef):
+                    for method in cls.mymethods():
+                        self._methods_named.setdefault(method.name, []).append(method)
+        return self._methods_named
+
     def _globals_of(self, func: nodes.FunctionDef) -> Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]:
         """The globals `func` itself reads (`globals_read`), and the functions of its module it calls."""
         known = self._direct_globals.get(id(func))
@@ -397,6 +468,9 @@ class Project:
         self.called = set().union(*(calls for _, calls in self._walks.values()))
         self._cycles = None
         self._contexts.clear()  # `widen` counts afresh, as in a first round
+        self._methods_named = None  # methods of the modules parsed since count for `attributes_tested`
+        self._attributes_tested.clear()
+        self._direct_tests.clear()
 
     def is_entry(self, func: nodes.FunctionDef) -> bool:
         """Whether `func` is analysed on its own, in the context an unknown caller gives it
