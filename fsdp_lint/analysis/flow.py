@@ -3049,7 +3049,7 @@ class Flow:
         for owner, value in summary.attr_writes:
             for target in mapper.objs(owner):
                 if target.attrs:
-                    stored = self.attr_env[(target.root, target.attrs)] = self._returned_value(value, mapper, node)
+                    stored = self.attr_env[(target.root, target.attrs)] = _with_inputs(value, mapper.value(value, node))
                     self._attr_version += 1
                     self._stored_at[(target.root, target.attrs)] = seq
                     self._learn_classes(stored)
@@ -3092,10 +3092,10 @@ class Flow:
 
 
     def _returned_value(self, returned: Value, mapper: RootMapper, node: nodes.NodeNG) -> Value:
-        """What a call returns (or stores on an object: `cfg.fsdp2`), in this walk's terms: where
-        the callee knew the runs on which each option is given (`return text_model` on one arm,
-        `return wrapper` on the other), the option keeps those runs, its literals mapped as a
-        callee's flags are (those with no meaning here dropped: fewer outcomes, runs known less)."""
+        """What a call returns, in this walk's terms: where the callee knew the runs on which
+        each option is returned (`return text_model` on one arm, `return wrapper` on the other),
+        the option keeps those runs, its literals mapped as a callee's flags are (those with no
+        meaning here dropped: fewer outcomes, runs known less)."""
         if not (isinstance(returned, Either) and returned.guards):
             return mapper.value(returned, node)
         return guarded([
@@ -3194,6 +3194,15 @@ def _negations_removed(test: nodes.NodeNG, taken: bool) -> Tuple[nodes.NodeNG, b
     while isinstance(test, nodes.UnaryOp) and test.op == "not":
         test, taken = test.operand, not taken
     return test, taken
+
+
+def _with_inputs(given: Value, mapped: Value) -> Value:
+    """A value a callee stored on an object (`cfg.fsdp2`), mapped (`mapped`), with the tests of
+    the run's inputs that give each of its options (`given`, the callee's): they mean the same
+    here, and the callee's other outcomes are not mapped (stores are many; returns carry them)."""
+    if not isinstance(given, Either) or not any(map(environment.about_inputs, given.guards)) or len(options_of(mapped)) != len(given.options):
+        return mapped
+    return guarded([(option, environment.about_inputs(guard)) for option, (_, guard) in zip(options_of(mapped), guarded_options(given))])
 
 
 def _telling(guard: Path) -> Path:
