@@ -318,16 +318,7 @@ class Project:
         most), which see the same globals."""
         known = self._globals_read.get(id(func))
         if known is None:
-            found: Set[str] = set()
-            pending, seen = [func], {id(func)}
-            while pending and len(seen) <= 32:
-                names, callees = self._globals_of(pending.pop())
-                found |= names
-                for callee in callees:
-                    if id(callee) not in seen:
-                        seen.add(id(callee))
-                        pending.append(callee)
-            known = self._globals_read[id(func)] = frozenset(found)
+            known = self._globals_read[id(func)] = _names_reached(func, self._globals_of, 32)
         return known
 
     def none_tested(self, func: nodes.FunctionDef) -> FrozenSet[str]:
@@ -354,16 +345,7 @@ class Project:
         (`Context.outcomes`), so that calls under outcomes the callee never reads share contexts."""
         known = self._attributes_tested.get(id(func))
         if known is None:
-            found: Set[str] = set()
-            pending, seen = [func], {id(func)}
-            while pending and len(seen) <= 64:
-                names, callees = self._tests_of(pending.pop())
-                found |= names
-                for callee in callees:
-                    if id(callee) not in seen:
-                        seen.add(id(callee))
-                        pending.append(callee)
-            known = self._attributes_tested[id(func)] = frozenset(found)
+            known = self._attributes_tested[id(func)] = _names_reached(func, self._tests_of, 64)
         return known
 
     def _tests_of(self, func: nodes.FunctionDef) -> Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]:
@@ -1072,6 +1054,23 @@ def defined_in(module: nodes.Module, kind: type) -> Iterator[nodes.NodeNG]:
             child for child in reversed(list(node.get_children()))
             if child.is_statement or isinstance(child, nodes.MatchCase)
         )
+
+
+def _names_reached(
+    func: nodes.FunctionDef, direct: Callable[[nodes.FunctionDef], Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]], most: int,
+) -> FrozenSet[str]:
+    """The names `direct` finds in `func` and in the functions it may call, and those call in
+    turn (`direct` gives a function's own names and its callees), up to `most` functions."""
+    found: Set[str] = set()
+    pending, seen = [func], {id(func)}
+    while pending and len(seen) <= most:
+        names, callees = direct(pending.pop())
+        found |= names
+        for callee in callees:
+            if id(callee) not in seen:
+                seen.add(id(callee))
+                pending.append(callee)
+    return frozenset(found)
 
 
 def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:
