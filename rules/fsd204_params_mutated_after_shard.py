@@ -175,7 +175,7 @@ class ParamsMutatedAfterShard(Rule):
         func = node.func
         if isinstance(func, nodes.Name) and func.name == "setattr" and len(node.args) == 3:
             owner = flow.sharded_object(node.args[0], must=True)
-            if _is_parameter(node.args[2], flow) and owner is not None:
+            if _is_parameter(node.args[2], flow) and owner is not None and not flow.reregistered_after(owner, flow.point()):
                 self._report(node, "a new `nn.Parameter` set with `setattr`", owner)
             return
         if not isinstance(func, nodes.Attribute) or not (func.attrname in CASTING_METHODS or func.attrname in ("to", "register_parameter")):
@@ -191,7 +191,7 @@ class ParamsMutatedAfterShard(Rule):
                 self._report(node, cast, receiver, " and a forward")
         elif func.attrname == "register_parameter" and len(node.args) == 2 and _is_parameter(node.args[1], flow):
             receiver = flow.sharded_object(func.expr, must=True)
-            if receiver is not None:
+            if receiver is not None and not flow.reregistered_after(receiver, flow.point()):
                 self._report(node, "`register_parameter`", receiver)
 
     def on_function_end(self, flow: Flow) -> None:
@@ -201,7 +201,8 @@ class ParamsMutatedAfterShard(Rule):
                 if flow.sharded_here(owner.owner, before=Point(assignment.seq, assignment.path), must=True) is not None:
                     self._report(assignment.node, "`param.data = ...`", owner.owner)
             elif isinstance(owner, Obj) and _is_parameter(assignment.value_node, flow):
-                if flow.sharded_here(owner, before=Point(assignment.seq, assignment.path), must=True) is not None:
+                at = Point(assignment.seq, assignment.path)
+                if flow.sharded_here(owner, before=at, must=True) is not None and not flow.reregistered_after(owner, at):
                     self._report(assignment.node, f"assigning a new `nn.Parameter` to `.{assignment.attr}`", owner)
 
     def _report(self, node: nodes.NodeNG, what: str, target: Obj, when: str = "") -> None:

@@ -7,7 +7,8 @@ agree on what repeated blocks are: two or more children of one class in a `Modul
 parameters and holds modules of its own (a transformer layer; an `nn.Linear` is a layer, and
 `Sequential(Linear, ReLU(), Linear)` an MLP, not a model of blocks). Here the same is read from
 the classes of the tree: what their methods store on `self`, through their tree bases and into
-the tree classes they hold; a class of the tree is taken to be a block. A container whose
+the tree classes they hold; a class of the tree is a block unless what it stores on `self`
+shows no module or no parameter (a layer of `nn.Parameter`s). A container whose
 children are written out is counted (`Sequential(SiLU(), Linear(...))` holds no block); one
 filled by a comprehension repeats the class it builds, and one filled from a variable is a loop
 over blocks.
@@ -20,13 +21,16 @@ from typing import Dict, List, Optional, Set
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.known_apis import BLOCK_CONTAINERS, COMPOSITE_LAYERS, LEAF_MODULE_PREFIX, PARAMETERISED_LEAVES, PRETRAINED_MODEL
+from fsdp_lint.analysis.known_apis import (
+    BLOCK_CONTAINERS, COMPOSITE_LAYERS, LEAF_MODULE_PREFIX, MODULE_CLASSES, PARAMETERISED_LEAVES, PRETRAINED_MODEL, is_parameter_call,
+)
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.analysis.values import Obj
 
 SEQUENTIAL = "torch.nn.Sequential"
 _MAX_NESTING = 4  # tree classes held inside tree classes, followed this deep
 _UNKNOWN_CHILD = "?"  # a child whose class is not known: one of its kind, never a repetition
+_REGISTERS_CHILD = frozenset({"add_module", "register_module"})
 
 
 def holds_repeated_blocks(project: Project, qname: Optional[str]) -> bool:
@@ -137,20 +141,82 @@ def _child_class(project: Project, child: nodes.NodeNG) -> str:
 def _is_block(project: Project, kind: str, child: nodes.Call) -> bool:
     """Whether a child is a block: a module with children of its own that owns parameters. Of
     torch.nn's layers, those whose parameters are their children's (`COMPOSITE_LAYERS`); a
-    nested container holds its children; any class of the tree is taken to be one."""
+    nested container holds its children; a class of the tree by what its methods store on
+    `self` (one that stores only `nn.Parameter`s is a layer)."""
     if kind.startswith(LEAF_MODULE_PREFIX) and kind not in BLOCK_CONTAINERS:
         return kind.rsplit(".", 1)[-1] in COMPOSITE_LAYERS
-    return _owns_parameters(project, kind, child)
+    if kind in BLOCK_CONTAINERS:
+        return _owns_parameters(project, kind, child, 0)
+    stored = _stored_on_self(project, kind)
+    if stored is None:
+        return True
+    return any(_may_be_module(project, value) for value in stored) and _stores_parameters(project, stored, 1)
 
 
-def _owns_parameters(project: Project, kind: str, child: nodes.Call) -> bool:
+def _owns_parameters(project: Project, kind: str, child: nodes.Call, depth: int) -> bool:
     """A torch.nn layer owns parameters when it is a parameterised one, a nested container when
-    one of its children does; any other module is taken to own some."""
+    one of its children does, a class of the tree when it stores a parameter or a module that
+    owns some; anything unknown is taken to own some."""
+    if depth > _MAX_NESTING:
+        return True
     if kind in BLOCK_CONTAINERS:
         children = _children(child, kind)
         return children is None or any(
-            _owns_parameters(project, _child_class(project, c), c) for c in children if isinstance(c, nodes.Call)
+            _owns_parameters(project, _child_class(project, c), c, depth + 1) for c in children if isinstance(c, nodes.Call)
         )
     if kind.startswith(LEAF_MODULE_PREFIX):
         return kind.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES | COMPOSITE_LAYERS
-    return True
+    stored = _stored_on_self(project, kind)
+    return stored is None or _stores_parameters(project, stored, depth + 1)
+
+
+def _stores_parameters(project: Project, stored: List[nodes.NodeNG], depth: int) -> bool:
+    """Whether values stored on `self` include a parameter or a module that may own some."""
+    for value in stored:
+        if _is_parameter(project, value):
+            return True
+        if _may_be_module(project, value):
+            kind = project.qualified_name(value.func) if isinstance(value, nodes.Call) else None
+            if kind is None or _owns_parameters(project, kind, value, depth):
+                return True
+    return False
+
+
+def _may_be_module(project: Project, value: nodes.NodeNG) -> bool:
+    """Whether a value stored on `self` may be a module: not a literal, a parameter, or a tensor
+    a torch function builds (`torch.zeros(...)`); an argument or a call of unknown code may be."""
+    if isinstance(value, (nodes.Const, nodes.List, nodes.Tuple, nodes.Dict, nodes.Set, nodes.JoinedStr, nodes.BinOp)):
+        return False
+    if not isinstance(value, nodes.Call):
+        return True
+    kind = project.qualified_name(value.func)
+    return not (_is_parameter(project, value) or kind and kind.startswith("torch.") and not kind.startswith(LEAF_MODULE_PREFIX))
+
+
+def _stored_on_self(project: Project, kind: str) -> Optional[List[nodes.NodeNG]]:
+    """The values the methods of class `kind` and its tree bases assign to `self.<attr>`, or
+    None where what the instances hold is not all written there: a class outside the tree, a
+    base outside the tree other than `nn.Module`, or children added by `add_module`/`setattr`."""
+    cls = project.resolve_callable(kind)
+    if not isinstance(cls, nodes.ClassDef):
+        return None
+    classes = [cls] + project.tree_bases(cls)
+    for klass in classes:
+        for base in map(project.qualified_name, klass.bases):
+            if base not in MODULE_CLASSES and not (base and isinstance(project.resolve_callable(base), nodes.ClassDef)):
+                return None
+    stored: List[nodes.NodeNG] = []
+    for klass in classes:
+        for call in klass.nodes_of_class(nodes.Call):
+            func = call.func
+            if isinstance(func, nodes.Attribute) and func.attrname in _REGISTERS_CHILD or isinstance(func, nodes.Name) and func.name == "setattr":
+                return None
+        for assign in klass.nodes_of_class((nodes.Assign, nodes.AnnAssign)):
+            targets = assign.targets if isinstance(assign, nodes.Assign) else [assign.target]
+            if assign.value is not None and any(_on_self(t) for t in targets):
+                stored.append(assign.value)
+    return stored
+
+
+def _is_parameter(project: Project, value: nodes.NodeNG) -> bool:
+    return is_parameter_call(value, project.qualified_name)

@@ -124,6 +124,19 @@ def _base_instance(project: "Project", base: str, tested: str) -> Optional[bool]
     return answer if answer is not None else known_apis.wrapper_instance(base, tested)
 
 
+def always_true(project: "Project", cls: nodes.ClassDef) -> bool:
+    """Whether every object of `cls`, a class of the tree, is true in a test (`if models:`): no
+    class of its hierarchy defines `__bool__` or `__len__`, and each base outside the tree is a
+    class of torch.nn whose objects are (`known_apis.module_always_true`)."""
+    memo = _memo(project)
+    key = ("true", id(cls))
+    if key not in memo:
+        memo[key] = not any("__bool__" in klass.locals or "__len__" in klass.locals for klass in _classes(project, cls)) and all(
+            known_apis.module_always_true(base) for base in _outside_bases(project, cls)
+        )
+    return memo[key]  # type: ignore[return-value]
+
+
 def is_setting_class(project: "Project", qname: Optional[str]) -> bool:
     """Whether an object of the class `qname` is a setting rather than a module: a class of the
     tree whose hierarchy the tree holds whole (a dataclass of options, a plain holder of them) but
@@ -197,6 +210,15 @@ def _classes(project: "Project", cls: nodes.ClassDef) -> Iterator[nodes.ClassDef
             resolved = project.callable_for_flow(project.qualified_name(base))
             if isinstance(resolved, nodes.ClassDef):
                 pending.append(resolved)
+
+
+def is_or_extends(project: "Project", qname: Optional[str], outside: FrozenSet[str]) -> bool:
+    """Whether the class `qname` names is one of `outside` (classes outside the tree) or a class of
+    the tree built over one (a library's `QFSDPParam(FSDPParam)` is an `FSDPParam`)."""
+    if qname in outside:
+        return True
+    cls = class_named(project, qname) if qname else None
+    return cls is not None and any(base in outside for base in _outside_bases(project, cls))
 
 
 def _outside_bases(project: "Project", cls: nodes.ClassDef) -> Tuple[str, ...]:

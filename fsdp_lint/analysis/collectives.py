@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple, Optional
 from astroid import nodes
 
 from fsdp_lint.analysis import known_apis
-from fsdp_lint.analysis.values import Obj, Params
+from fsdp_lint.analysis.values import Gathered, Obj, Params, options_of
 
 if TYPE_CHECKING:
     from fsdp_lint.analysis.flow import Flow
@@ -43,10 +43,12 @@ class Collective(NamedTuple):
 def collective(node: nodes.Call, flow: "Flow") -> Optional[str]:
     """A description of the collective that `node` itself runs, or None: DCP's save and load
     (not with `no_dist=True` or their own `process_group=`), the state-dict functions with a full
-    state dict of a module that may hold shards, `.full_tensor()`, and `clip_grad_norm_` over
-    the DTensor gradients of a sharded model."""
+    state dict of a module that may hold shards, `.full_tensor()` (but of a tensor of a full
+    state dict), and `clip_grad_norm_` over the DTensor gradients of a sharded model."""
     func = node.func
     if isinstance(func, nodes.Attribute) and func.attrname == "full_tensor" and not node.args:
+        if all(isinstance(t, Gathered) for t in options_of(flow.value(func.expr))):
+            return None  # a tensor of a full state dict is a plain one: nothing to gather
         return "`.full_tensor()`"
     qname = flow.qualified_name(func)
     dcp = known_apis.dcp_function(qname)

@@ -97,6 +97,10 @@ class ObjectFacts:
     # the paths (`()` for the object) that `torch.compile` returned on some run to the call: an
     # `OptimizedModule` there may be what the caller holds (`Flow.compiled`)
     compiled: FrozenSet[AttrPath] = frozenset()
+    # the paths (`()` for the object or a module around it) whose parameters the caller hands to
+    # FSDP again once the call returns, on every run (the exit of a `with` the call is inside
+    # builds their `FSDPParam`s): a parameter the callee replaces there is managed (`Flow.reregistered_after`)
+    reregistered: FrozenSet[AttrPath] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,9 @@ class Context:
     # the parameters the callee tests against None (`Project.none_tested`) whose argument cannot
     # be None (a dict, an object built from a known class): `param is None` is false there
     not_none: FrozenSet[str] = frozenset()
+    # the caller's objects that those other values refer to whose parameters it hands to FSDP
+    # again once the call returns (as `ObjectFacts.reregistered`: a list of modules passed on)
+    reregistered: FrozenSet[Tuple[Root, AttrPath]] = frozenset()
     # the caller's branch outcomes at the call about what the callee receives (its parameters'
     # attributes, a parameter itself where the argument is a flag, the run's inputs), kept only
     # where the callee's walk may test them (`Project.attributes_tested`): a test there that
@@ -126,7 +133,7 @@ class Context:
     def __post_init__(self) -> None:
         # A context keys the memo of summaries, the rule pass's walks and `widen`'s sets, each
         # asked at every call: its hash (the dataclass's own, over every nested fact) is made once.
-        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none, self.outcomes)))
+        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -200,6 +207,7 @@ class Summary:
     # the collectives it (or a callee) issues on every run: each with its own call (`Collective`)
     collectives: Tuple[Tuple[str, nodes.Call], ...] = ()
     compiled: List[Obj] = field(default_factory=list)  # objects `torch.compile` returned in it (or a callee)
+    reregistrations: List[ShardEvent] = field(default_factory=list)  # modules whose parameters it (or a callee) handed to FSDP again
     # A `@contextmanager` generator: what runs after its `yield`, which a `with` applies when its
     # block ends (the fields above are what runs before, at the `with`).
     exit: Optional["Summary"] = None
@@ -212,6 +220,7 @@ class Summary:
             frozenset(self.meta_states.items()), tuple(_shape(o) for o in self.optimizers),
             tuple((_shape(r.target), r.over) for r in self.rebuilds), self.exit.signature() if self.exit else None,
             tuple((name, _shape(o)) for name, o in self.handoffs), tuple(self.forwards), self.collectives, tuple(self.compiled),
+            tuple(e.target for e in self.reregistrations),
         )
 
 
@@ -296,7 +305,7 @@ class RootMapper:
             owner = self.value(value.owner, call, depth + 1)
             return StateDict(owner, value.copies) if isinstance(owner, (Obj, Optimizer)) else UNKNOWN
         if isinstance(value, Container):
-            return Container(tuple(self.value(item, call, depth + 1) for item in value.items), value.keys)
+            return Container(tuple(self.value(item, call, depth + 1) for item in value.items), value.keys, value.exact)
         if isinstance(value, Either):
             # flat: an option that maps to several objects adds each (`Flow._as_stored` reads options)
             return either([self.value(option, call, depth + 1) for option in value.options])

@@ -40,6 +40,7 @@ from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
     ANONYMOUS,
+    GATHERED,
     UNKNOWN,
     WILDCARD,
     BoundMethod,
@@ -49,6 +50,7 @@ from fsdp_lint.analysis.values import (
     Deferred,
     Either,
     Fresh,
+    Gathered,
     Iterable,
     Obj,
     Optimizer,
@@ -78,6 +80,7 @@ from fsdp_lint.analysis.values import (
     path_covers,
     path_must_cover,
     related_objects,
+    runs_through,
     size,
     truth,
 )
@@ -179,11 +182,13 @@ class Flow:
         self.values: Dict[nodes.NodeNG, Value] = {}
         self.events: List[ShardEvent] = []
         self.replacements: List[ShardEvent] = []  # parameters replaced (load_state_dict(assign=True), new nn.Parameter)
+        self.reregistrations: List[ShardEvent] = []  # parameters handed to FSDP again (`reregistered_after`)
         self.optimizers: List[OptimizerBuilt] = []
         self.rebuilds: List[Rebuild] = []  # optimizers' param groups rebuilt (`rebuilt_after`)
         self.yields: List[Point] = []  # a generator's `yield`s, and what they yield
         self.yielded: List[Value] = []
         self._exits: List[_Exit] = []  # `with cm(...):` of a `@contextmanager` of the tree, until its block ends
+        self._reregistered_on_return: List[Obj] = []  # the caller hands their parameters to FSDP again (`ObjectFacts.reregistered`)
         self.handoffs: List[Tuple[Point, str, Optimizer]] = []  # optimizers passed to a call, with the call's name (`handed_to`)
         self.forwards: List[Tuple[Point, Obj]] = []  # modules called (`model(batch)`)
         self.collectives: List[Collective] = []  # issued here or by the functions called (`Summary.collectives`)
@@ -286,6 +291,7 @@ class Flow:
             set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
             collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.every_run)),
+            reregistrations=list(self.reregistrations),
         )
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         rebuilds = [r for r in self.rebuilds if any(
@@ -311,12 +317,14 @@ class Flow:
         exit_part = Summary(
             self.key, self.param_roots, self.self_root,
             [e for e in whole.events if later(e.seq, e.path)], [e for e in whole.replacements if later(e.seq, e.path)],
+            reregistrations=[e for e in whole.reregistrations if later(e.seq, e.path)],
             optimizers=[built.optimizer for built in self.optimizers if later(built.seq, built.path)],
             deferred=whole.deferred, rebuilds=_latest([r for r in rebuilds if later(r.seq, r.path)]),
         )
         return replace(
             whole, events=[e for e in whole.events if not later(e.seq, e.path)],
             replacements=[e for e in whole.replacements if not later(e.seq, e.path)],
+            reregistrations=[e for e in whole.reregistrations if not later(e.seq, e.path)],
             optimizers=[built.optimizer for built in self.optimizers if not later(built.seq, built.path)],
             rebuilds=_latest([r for r in rebuilds if not later(r.seq, r.path)]),
             returns=either(self.yielded), exit=exit_part,
@@ -577,8 +585,9 @@ class Flow:
     def is_tensor(self, obj: Obj) -> bool:
         """Whether `obj` is a tensor, not a module: a parameter (an `nn.Parameter` built on the way
         here, one that a class of the tree sets on `self`, the `weight` or `bias` of a torch.nn leaf
-        module) or what is reached through one (`.data`, `._local_tensor`). Its `.to(dtype)` or
-        `.float()` returns a copy and leaves the module's parameters as they are."""
+        module), a buffer its class registers (`ClassFacts.buffers`), or what is reached through
+        one (`.data`, `._local_tensor`). Its `.to(dtype)` or `.float()` returns a copy and leaves
+        the module's parameters as they are."""
         found = self.canonical(obj)
         for length in range(len(found.attrs) + 1):
             cls = self._class_name(Obj(found.root, found.attrs[:length])) or (found.cls if length == len(found.attrs) else None)
@@ -586,21 +595,27 @@ class Flow:
                 return True
             if length < len(found.attrs):
                 attr = found.attrs[length]
-                if known_apis.leaf_parameter(cls, attr) or attr in self.project.class_facts(cls).parameters:
+                facts = self.project.class_facts(cls)
+                if known_apis.leaf_parameter(cls, attr) or attr in facts.parameters or attr in facts.buffers:
                     return True
         return False
 
     def is_module(self, obj: Obj) -> bool:
         """Whether something says `obj` is a module: it is, or holds, a module sharded on a run to
-        here (`fully_shard` takes modules), or the walk knows its class and it is no parameter's.
-        An attribute read from a module with nothing known of it (`quantizer._amax`,
-        `getattr(module, name)`) may as well be a buffer or a parameter: a tensor."""
+        here (`fully_shard` takes modules), the walk knows its class and it is no parameter's, or
+        it is an attribute its owner's class files as a submodule (`ClassFacts.submodules`: `head`
+        of a class that calls `self.head(x)`). An attribute read from a module with nothing known
+        of it (`quantizer._amax`, `getattr(module, name)`) may as well be a buffer or a parameter: a tensor."""
         found = self.canonical(obj)
         point = self.point()
         if any(self.contains(found, e.target, must=True) and self.happens_before(Point(e.seq, e.path), point) for e in self.events):
             return True
         cls = self._class_name(found) or found.cls
-        return cls is not None and cls not in known_apis.PARAMETER_CLASSES
+        if cls is not None:
+            return cls not in known_apis.PARAMETER_CLASSES
+        if not found.attrs:
+            return False
+        return found.attrs[-1] in self.project.class_facts(self._class_name(Obj(found.root, found.attrs[:-1]))).submodules
 
     def casts_in_place(self, call: nodes.Call, obj: Obj) -> bool:
         """Whether a dtype cast (`.to(dtype)`, `.float()`, ...) called on `obj` casts a module's
@@ -776,6 +791,7 @@ class Flow:
             self.classes[root] = facts.cls
         for attrs in sorted(facts.forwarded):
             self.forwards.append((Point(-1, EMPTY), Obj(root, attrs)))
+        self._reregistered_on_return.extend(Obj(root, attrs) for attrs in sorted(facts.reregistered))
         for attrs, module in facts.deferred:
             self._deferred_at[(root, attrs)] = module
         self.compiled.update((root, attrs) for attrs in facts.compiled)
@@ -792,6 +808,7 @@ class Flow:
             self._inherit_global(root, attrs, path)
         for key, reached in self.context.meta:
             self._inherit_meta(key, reached)
+        self._reregistered_on_return.extend(Obj(root, attrs) for root, attrs in sorted(self.context.reregistered))
 
     def _inherit_meta(self, key: MetaKey, reached: Materialised) -> None:
         """An object on the meta device as far as the caller got it: every run as far as
@@ -887,7 +904,7 @@ class Flow:
             self._set_attribute(owner, target.attrname, value, target, assigned, paths.attribute_chain(target))
         elif isinstance(target, nodes.Subscript):
             self._store(value)
-            self._eval(target.slice)
+            key = self._eval(target.slice)
             container = self._eval(target.value)
             if isinstance(target.slice, nodes.Slice) or isinstance(target.slice, nodes.Const) and target.slice.value == "params":
                 # `group["params"] = new`, `optimizer.param_groups[:] = groups`
@@ -895,12 +912,7 @@ class Flow:
                     self._rebuilt(groups.optimizer)
             grown: Optional[Value] = None
             if isinstance(container, Container):
-                if container.keys is not None and isinstance(target.slice, nodes.Const):
-                    keys = tuple(k for k in container.keys if k != target.slice.value) + (target.slice.value,)
-                    items = tuple(v for k, v in zip(container.keys, container.items) if k != target.slice.value) + (value,)
-                    grown = Container(items, keys)
-                else:
-                    grown = Container(container.items + (value,))
+                grown = _stored_item(container, key, value)
             elif isinstance(container, StateDict):
                 grown = UNKNOWN
             if grown is not None and isinstance(target.value, nodes.Name):
@@ -981,6 +993,22 @@ class Flow:
             options.append(stored if stored is not None and contained(stored, Optimizer) else option)
         return either(options)
 
+    def _builds_fsdp_param(self, qname: Optional[str], func_value: Value) -> bool:
+        """Whether a call builds FSDP's record of a parameter (`known_apis.FSDP_PARAM_CLASSES`),
+        by its name or by the classes the called value may be (`param_class = QFSDPParam if
+        quantized else FSDPParam`)."""
+        named = [qname] + [o.qname for o in options_of(func_value) if isinstance(o, ClassRef)]
+        return any(class_values.is_or_extends(self.project, name, known_apis.FSDP_PARAM_CLASSES) for name in named if name)
+
+    def _reregistered(self, param: Value, node: nodes.NodeNG) -> None:
+        """The parameter an `FSDPParam` is built from (one of `module.named_parameters()`, or
+        `module.weight`) is handed to FSDP as it is now: the module's new parameters are managed."""
+        seq = self._tick()
+        for option in options_of(param):
+            owner = option.owner if isinstance(option, Params) else option
+            if isinstance(owner, Obj):
+                self.reregistrations.append(ShardEvent(self.canonical(owner), node, seq, path=self.path))
+
     def _replaced(self, owner: Obj, node: nodes.NodeNG) -> None:
         """`owner`'s parameters are replaced by new tensors: an optimizer built before holds the old ones."""
         self.replacements.append(ShardEvent(self.canonical(owner), node, self._tick(), path=self.path))
@@ -1044,7 +1072,9 @@ class Flow:
             if len(options) > 1 and any(isinstance(o, Obj) and self.may_hold_shards(o) for o in options):
                 break
         else:
-            return self._eval(test), None
+            value = self._eval(test)
+            found = None if isinstance(value, Constant) else self._object_truth(value)
+            return (value if found is None else constant(found)), None
         truths: List[Optional[bool]] = []
         fixed: List[Tuple[Path, Path]] = []  # what each arm of the test fixes of each option (`isinstance(m, FSDPModule)`)
 
@@ -1379,6 +1409,9 @@ class Flow:
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
             iterated = self._eval(node.iter)
             in_order = _in_order(iterated)
+            # A loop over what holds an item runs its body (`for m in [model]`), unless a `break`
+            # may end it first: then where it ends is open.
+            through = runs_through(iterated) and not _breaks(node)
             if in_order:
                 # A literal list of modules runs its items in order (`[*vision.blocks, vision, *layers]`).
                 start = self._snapshot()
@@ -1386,11 +1419,12 @@ class Flow:
                 for item in in_order:
                     self._bind(node.target, item)
                     self._block(node.body)
-                self._join([start, self._snapshot()])
+                if not through:
+                    self._join([start, self._snapshot()])
                 self._passed_loop(first_step)
             else:
                 element = _element_of(iterated)
-                at_least_once = known_apis.never_empty(node.iter)
+                at_least_once = known_apis.never_empty(node.iter) or through
                 later = _next_item(element)
                 self._loop(node, lambda index: self._bind(node.target, later if index else element), objects_in(element), at_least_once)
             self._block(node.orelse)
@@ -1520,19 +1554,17 @@ class Flow:
         if isinstance(node, nodes.Call):
             return self._call(node)
         if isinstance(node, (nodes.List, nodes.Tuple, nodes.Set)):
-            return Container(tuple(
-                _element_of(self._eval(e.value)) if isinstance(e, nodes.Starred) else self._eval(e) for e in node.elts
-            ))
+            return self._literal(node)
         if isinstance(node, nodes.Dict):
             return self._dict(node)
         if isinstance(node, (nodes.ListComp, nodes.GeneratorExp, nodes.SetComp)):
-            nonempty = True
+            nonempty = True  # where each source produces an element and each filter keeps it
             for generator in node.generators:
                 source = self._eval(generator.iter)
-                nonempty = nonempty and not generator.ifs and _nonempty(source)
+                nonempty = nonempty and _nonempty(source)
                 self._bind(generator.target, _element_of(source))
                 for condition in generator.ifs:
-                    self._eval(condition)
+                    nonempty = nonempty and _truth(self._eval(condition)) is True
             element = self._eval(node.elt)
             return element if isinstance(element, Params) else Iterable(element, nonempty)
         if isinstance(node, nodes.DictComp):
@@ -1675,6 +1707,25 @@ class Flow:
             entries[key.value] = value  # type: ignore[union-attr]  # a later entry of a key replaces it in place
         return Container(tuple(entries.values()), tuple(entries))
 
+    def _literal(self, node: Union[nodes.List, nodes.Tuple, nodes.Set]) -> Value:
+        """A list, tuple or set literal: its items in order, those of a literal it unpacks
+        (`[*blocks, head]` with `blocks` a literal list) among them; the elements of another
+        sequence it unpacks one item that may stand for several or none. Exact, for `len` and
+        loops, where each item is one entry (a set may merge equal ones)."""
+        items: List[Value] = []
+        exact = not isinstance(node, nodes.Set)
+        for element in node.elts:
+            if not isinstance(element, nodes.Starred):
+                items.append(self._eval(element))
+                continue
+            unpacked = self._eval(element.value)
+            if isinstance(unpacked, Container) and unpacked.exact and unpacked.keys is None:
+                items.extend(unpacked.items)
+            else:
+                items.append(_element_of(unpacked))
+                exact = False
+        return Container(tuple(items), exact=exact)
+
     def _dict(self, node: nodes.Dict) -> Value:
         items, keys = [], []
         constant = True
@@ -1706,15 +1757,27 @@ class Flow:
                 return ShardFunction()
         if isinstance(binding, nodes.FunctionDef):
             return self._function_value(binding)
+        called = isinstance(node.parent, nodes.Call) and node.parent.func is node
         if isinstance(binding, nodes.ImportFrom):
             imported = self._imported_global(node)
             if imported is not None:
                 return imported
-            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+            if not called:
                 # a function of another module of the tree handed on as a value (a call resolves by name)
                 qname = self.qualified_name(node)
                 if isinstance(self.project.callable_for_flow(qname), (nodes.FunctionDef, Deferred)):
                     return Partial(qname, (), ())
+        if isinstance(binding, (nodes.ImportFrom, nodes.ClassDef)) and not called:
+            return self._class_value(node)
+        return UNKNOWN
+
+    def _class_value(self, node: nodes.Name) -> Value:
+        """A class handed on as a value (`param_class = QFSDPParam if quantized else FSDPParam`):
+        what calling the value builds is then known, for a class of the tree and for torch's
+        `FSDPParam` (`_builds_fsdp_param`); other values stay unknown."""
+        qname = self.qualified_name(node)
+        if qname and (qname in known_apis.FSDP_PARAM_CLASSES or class_values.class_named(self.project, qname) is not None):
+            return ClassRef(qname)
         return UNKNOWN
 
     def _imported_global(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[Obj]:
@@ -1793,6 +1856,19 @@ class Flow:
             else:
                 answers.add(False if isinstance(option, (Optimizer, Container, Params, ParamGroups, StateDict, Options, ShardFunction)) else None)
         return answers.pop() if len(answers) == 1 else None
+
+    def _object_truth(self, value: Value) -> Optional[bool]:
+        """The truth of a tested value that is objects (`if models:` with a module passed): true
+        where each is a module of a known class whose objects are all true, and not compiled
+        (`torch.compile`'s wrapper has a length only where the module has); None otherwise."""
+        for option in options_of(value):
+            if not isinstance(option, Obj) or self._compiled(option):
+                return None
+            klass = self._class_of(option)
+            qname = option.cls or (self.classes.get(option.root) if not option.attrs else None)
+            if not (class_values.always_true(self.project, klass) if klass is not None else qname and known_apis.module_always_true(qname)):
+                return None
+        return True
 
     def _class_of(self, obj: Obj) -> Optional[nodes.ClassDef]:
         """The class of the tree an object was built from, where known (the class whose method is
@@ -1887,6 +1963,8 @@ class Flow:
             if spread is not None or given is None:
                 self._call_partial(node, function, [UNKNOWN] + (spread or []), {})
                 return UNKNOWN
+        if self._builds_fsdp_param(qname, func_value):
+            self._reregistered(first, node)
         if isinstance(func_value, ClassRef):
             return self._construct(node, func_value.qname, args, keywords)
         modules = [(self.canonical(o), guard) for o, guard in guarded_options(func_value) if isinstance(o, Obj)]
@@ -1909,6 +1987,8 @@ class Flow:
             receivers = options_of(self.value(func.expr))
             if Container in map(type, receivers):  # (asked of every method call: no generator)
                 return self._container_method(func, args)
+            if all(type(r) is Gathered for r in receivers):
+                return GATHERED  # `items()`, `values()`, `get(k)`, `cpu()` of a full state dict: what it holds
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
                 return self._method_call(node, func.attrname, receivers[0], args, keywords)
             if func.attrname in known_apis.TENSOR_COPIES and receivers and all(
@@ -2110,6 +2190,8 @@ class Flow:
         for option in options_of(value):
             if isinstance(option, Constant) and option.value is None:
                 each.append(False)
+            elif isinstance(option, Gathered) and all(name in known_apis.DTENSOR_CLASSES for name in tested):
+                each.append(False)  # what a full state dict holds is gathered: no DTensor
             elif isinstance(option, Obj):
                 each.append(self._instance_of(option, tested, at))  # type: ignore[arg-type]
             elif isinstance(option, Container) and option.keys is not None and all(class_values.class_named(self.project, name) for name in tested):
@@ -2277,7 +2359,8 @@ class Flow:
 
     def _construct(self, node: nodes.Call, qname: Optional[str], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         """`Cls(...)` for a class of the tree: a new object on which `__init__` runs (or whose
-        dataclass / NamedTuple fields take the arguments)."""
+        dataclass / NamedTuple fields take the arguments, after which a dataclass runs its
+        `__post_init__`)."""
         if not qname:
             return Fresh(None)
         obj = self._materialise(Fresh(qname), _assigned_name(node) or f"{qname.rsplit('.', 1)[-1]}()")
@@ -2297,6 +2380,9 @@ class Flow:
                 self.attr_env[(obj.root, (name,))] = value
                 self._attr_version += 1
                 self._store(value)
+            post_init = self.project.resolve_method(obj, None, "__post_init__") if self.project.is_dataclass(qname) else None
+            if isinstance(post_init, nodes.FunctionDef):
+                self._apply_summary(node, post_init, obj, [], {})
         return obj
 
     def _method_call(self, node: nodes.Call, method: str, receiver: Value, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
@@ -2352,7 +2438,10 @@ class Flow:
         return Fresh(None)
 
     def _state_dict_getter(self, node: nodes.Call, getter: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
-        if self.full_state_dict(node) is not False:
+        full = self.full_state_dict(node)
+        if full is True:  # gathered whole: plain tensors, whatever the module holds
+            return Container((GATHERED, GATHERED)) if getter == "get_state_dict" else GATHERED
+        if full is not False:
             return UNKNOWN
         module = args[0] if args else keywords.get("model", UNKNOWN)
         if getter == "get_optimizer_state_dict" and len(args) > 1 and isinstance(args[1], Optimizer):
@@ -2443,6 +2532,7 @@ class Flow:
                 facts = replace(
                     facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded,
                     meta=self._named_meta(facts.meta, bound), compiled=self._compiled_in(self.canonical(value)),
+                    reregistered=self._reregistered_in(self.canonical(value)),
                 )
                 params.append((name, facts))
                 if origin is not None:
@@ -2471,8 +2561,13 @@ class Flow:
         flagged = {target: flags for target, flags in flagged.items() if flags}
         conditions = self._named_flags(tuple(sorted(flagged.items())), bound, reached) if flagged else ()
         not_none = frozenset(name for name in self.project.none_tested(func) if name in bound and self._is_none(bound[name]) is False)
+        reregistered = frozenset(
+            (target.root, anonymous_attrs(target.attrs)) for target in self._pending_reregistrations()
+            if any(path_covers(o, target) or path_covers(target, o) for o in referred)
+        )
         outcomes = self._outcomes_for(func, bound, call, reached) if paths.flag_literals(self.path) else frozenset()
-        return Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, outcomes), origins
+        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes)
+        return context, origins
 
     def _outcomes_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG, reached: FrozenSet[Root]) -> FlagConditions:
         """`Context.outcomes`: the flags of this walk's path (not which modules are sharded: the
@@ -2560,7 +2655,7 @@ class Flow:
                 over = tuple(o for o in (relative_value(o, base, root) for o in option.over) if isinstance(o, Obj) and o.root == root)
                 if over:
                     options.append((anonymous(Optimizer(over, option.node, option.cls_name)), guard))
-            elif isinstance(option, (ShardFunction, Options, Constant)):
+            elif isinstance(option, (ShardFunction, Options, Constant, Gathered)):
                 if not isinstance(option, Constant) or option.travels:
                     options.append((option, guard))
             elif contained(option, StateDict):
@@ -2585,7 +2680,7 @@ class Flow:
             items = [self._state_as_stored(item, base, root, depth + 1) for item in value.items]
             if all(item is None for item in items):
                 return None
-            return Container(tuple(UNKNOWN if item is None else item for item in items), value.keys)
+            return Container(tuple(UNKNOWN if item is None else item for item in items), value.keys, value.exact)
         return None
 
     def _path_inside(self, obj: Obj, base: Obj) -> Optional[AttrPath]:
@@ -2598,10 +2693,10 @@ class Flow:
 
     def _passes(self, value: Value, live: List[ShardEvent]) -> bool:
         """Whether a value other than an object is worth its place in a calling context: one the
-        rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag), or
-        one that refers to objects something happened to. Others would only make each call site a
+        rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag, a
+        full state dict), or one that refers to objects something happened to. Others would only make each call site a
         context of its own."""
-        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef)):
+        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef, Gathered)):
             return not isinstance(value, Constant) or value.travels
         if isinstance(value, (Unknown, Fresh)):
             return False
@@ -2924,6 +3019,36 @@ class Flow:
         words = paths.describe_run(rest)
         return frozenset(kept | {paths.note(f"{words} (in `{self._where()}`)")} if words else kept)
 
+    def _reregistered_in(self, base: Obj) -> FrozenSet[AttrPath]:
+        """The paths of `base` (`()` for it or a module around it) whose parameters are handed to
+        FSDP again once a call made here returns: by the exit of a `with` the call is inside, or
+        by this walk's caller (`ObjectFacts.reregistered`)."""
+        found: Set[AttrPath] = set()
+        for target in self._pending_reregistrations():
+            for name in self.names_of(target):
+                if path_covers(name, base):
+                    found.add(())
+                elif path_covers(base, name):
+                    found.add(anonymous_attrs(name.attrs[len(base.attrs):]))
+        return frozenset(found)
+
+    def _pending_reregistrations(self) -> List[Obj]:
+        """The modules whose parameters are handed to FSDP again once a call made here returns."""
+        return self._reregistered_on_return + [obj for leaving in self._exits for obj in leaving.reregistering]
+
+    def reregistered_after(self, obj: Obj, point: Point) -> bool:
+        """Whether every run through `point` hands the parameters `obj` holds then to FSDP again
+        (`known_apis.FSDP_PARAM_CLASSES`): later in this walk, or, by its calling context, once it
+        returns (a helper that replaces a weight inside a library's `with` that re-registers it).
+        A parameter replaced after `fully_shard` is then managed: sharded, its gradient reduced."""
+        found = self.canonical(obj)
+        if any(self.contains(target, found) for target in self._reregistered_on_return):
+            return True
+        return any(
+            event.seq > point.seq and event.path <= point.path and self.contains(event.target, found)
+            for event in self.reregistrations
+        )
+
     def _forwarded_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths of `base` (`()` for it or a module around it) that ran a forward after
         their sharding on a path to here, as `ObjectFacts.forwarded` hands them on."""
@@ -2940,7 +3065,8 @@ class Flow:
 
     def _informative(self, value: Value) -> bool:
         """Whether a stored value tells a callee more than the bare attribute would: an object of
-        known class, on the meta device or built elsewhere, an optimizer, a sharding function...
+        known class, on the meta device or built elsewhere, an optimizer, a sharding function, a
+        full state dict...
         (the rest would only multiply the contexts a method is analysed in)."""
         for option in options_of(value):
             if isinstance(option, Obj):
@@ -2948,7 +3074,7 @@ class Flow:
                     return True
                 if self.deferred_module(self.canonical(option)) is not None:
                     return True  # a result of code not entered: a method called on it is a call into that code
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Params, Container, Constant)):
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container, Constant)):
                 if not isinstance(option, Constant) or option.travels:
                     return True
         return False
@@ -2989,13 +3115,11 @@ class Flow:
         if func is not self.scope:
             self.calls.add(scope_key(func))
         summary = self.project.summary(func, context, origins)
+        entering = summary is not None and summary.exit is not None and not at_exit and _entered_by_with(node)
         if summary is not None:
             self.deferred |= summary.deferred
-            if summary.exit is not None and (at_exit or _entered_by_with(node)):
-                if not at_exit:
-                    self._exits.append(_Exit(node, func, receiver, args, keywords, self.path))
-                else:
-                    summary = summary.exit
+            if summary.exit is not None and at_exit:
+                summary = summary.exit
         if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH and not at_exit:
             self.listener.on_callee(self, node, func, context, origins)
         if summary is None:
@@ -3016,6 +3140,9 @@ class Flow:
                     self.project.add_receiver(root, self.canonical(value))
         seq = self._tick()
         mapper = RootMapper(by_root, summary.key, self.key, seq, self.project)
+        if entering:
+            reregistering = tuple(self.canonical(t) for e in summary.exit.reregistrations for t in mapper.objs(e.target))
+            self._exits.append(_Exit(node, func, receiver, args, keywords, self.path, reregistering))
         sharded = []
         for event in summary.events:
             mapped = _mapped_flags(event.path, mapper, self.canonical)
@@ -3037,6 +3164,9 @@ class Flow:
         for event in summary.replacements:
             for target in mapper.objs(event.target):
                 self.replacements.append(ShardEvent(self.canonical(target), node, seq, path=self.path, inner=(event.seq,) + event.inner))
+        for event in summary.reregistrations:
+            for target in mapper.objs(event.target):
+                self.reregistrations.append(ShardEvent(self.canonical(target), node, seq, path=self.path, inner=(event.seq,) + event.inner))
         self._rebuilt_by_call(summary.rebuilds, mapper, node, seq, bound)
         for obj in summary.compiled:
             for target in mapper.objs(obj):
@@ -3252,6 +3382,7 @@ class _Exit(NamedTuple):
     args: List[Value]
     keywords: Dict[Optional[str], Value]
     path: Path
+    reregistering: Tuple[Obj, ...] = ()  # the modules whose parameters its exit hands to FSDP again, as it was entered
 
 
 def _entered_by_with(call: nodes.NodeNG) -> bool:
@@ -3393,8 +3524,8 @@ def _assigns(call: nodes.Call) -> bool:
 
 
 def _subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
-    if isinstance(base, ParamGroups):
-        return base  # a group, or an entry of one
+    if isinstance(base, (ParamGroups, Gathered)):
+        return base  # a group, or an entry of one; what a full state dict holds
     if isinstance(base, Obj):
         return base.child("*")
     if isinstance(base, Optimizer):
@@ -3405,6 +3536,18 @@ def _subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
         if not isinstance(index, nodes.Slice):
             return either(list(base.items))  # an entry named at run time (`models[name]`): one of them
     return UNKNOWN
+
+
+def _stored_item(container: Container, key: Value, value: Value) -> Container:
+    """A dict or list after `container[key] = value`: a constant key of a dict of known keys
+    replaces its entry or adds one; any key of an empty dict makes its one entry (`d[name] =
+    m` after `d = {}`: exact, its key unknown); otherwise the value is one more item it may
+    hold."""
+    if container.keys is not None and isinstance(key, Constant):
+        keys = tuple(k for k in container.keys if k != key.value) + (key.value,)
+        items = tuple(v for k, v in zip(container.keys, container.items) if k != key.value) + (value,)
+        return Container(items, keys)
+    return Container(container.items + (value,), exact=container.keys == ())
 
 
 def _in_order(value: Value) -> Tuple[Value, ...]:
@@ -3418,16 +3561,19 @@ def _in_order(value: Value) -> Tuple[Value, ...]:
 def _view(container: Value, method: str, args: List[Value]) -> Value:
     """`values()`, `items()`, `keys()` or `get(key)` of a dict the walk built: its entries in
     order, as a list of them, so that a loop over them runs each in turn (a dict whose keys are
-    not constants: its values, keys unknown)."""
+    not constants: its values, keys unknown). A view holds one entry per item where the dict
+    does (exact, or keys known and distinct)."""
     if not isinstance(container, Container):
         return UNKNOWN
+    exact = container.exact or container.keys is not None and len(set(container.keys)) == len(container.keys)
     if method == "values":
-        return Container(container.items)
+        return Container(container.items, exact=exact)
     if method == "items":
         keys = container.keys or (None,) * len(container.items)
-        return Container(tuple(Container((UNKNOWN if key is None else Constant(key), item)) for key, item in zip(keys, container.items)))
+        pairs = (Container((UNKNOWN if key is None else Constant(key), item), exact=True) for key, item in zip(keys, container.items))
+        return Container(tuple(pairs), exact=exact)
     if method == "keys" and container.keys is not None:
-        return Container(tuple(Constant(key) for key in container.keys))
+        return Container(tuple(Constant(key) for key in container.keys), exact=exact)
     if method == "get" and args and isinstance(args[0], Constant) and container.keys is not None:
         found = container.keys.index(args[0].value) if args[0].value in container.keys else None
         return container.items[found] if found is not None else args[1] if len(args) > 1 else Constant(None)
@@ -3465,6 +3611,8 @@ def _unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[s
     rest (the items of other objects are no objects the walk can tell apart)."""
     if isinstance(value, Params) and count == 2:
         return (UNKNOWN, value)  # `for name, param in m.named_parameters()`
+    if isinstance(value, Gathered):
+        return (value,) * count  # `for name, tensor in full_state_dict.items()`
     if isinstance(value, Container) and value.keys is None and len(value.items) == count:
         return value.items
     if isinstance(value, Obj) and not value.attrs and deferred_to(value.root) is not None:
@@ -3489,14 +3637,19 @@ def _next_item(element: Value) -> Value:
         return Obj(element.root, element.attrs[:-1] + (last + "'",), element.cls) if fresh else element
     if isinstance(element, Container) and element.keys is None:
         items = tuple(_next_item(item) for item in element.items)
-        return element if items == element.items else Container(items)
+        return element if items == element.items else Container(items, exact=element.exact)
     if isinstance(element, Either):
         return mapped_options(element, _next_item)
     return element
 
 
 def _element_of(value: Value) -> Value:
+    """What iterating `value` binds. Of several values, the elements of those that hold one: an
+    empty literal (`{}` where a loop added nothing) binds nothing."""
     if isinstance(value, Either):
+        holding = [(option, guard) for option, guard in guarded_options(value) if not (isinstance(option, Container) and not option.items)]
+        if holding and len(holding) < len(value.options):
+            return guarded([(_element_of(option), guard) for option, guard in holding])
         return mapped_options(value, _element_of)
     if isinstance(value, Iterable):
         return value.element
@@ -3506,8 +3659,8 @@ def _element_of(value: Value) -> Value:
         return either(list(value.items)) if value.keys is None else UNKNOWN
     if isinstance(value, (Params, Optimizer)):
         return value  # parameters iterate as parameters; an optimizer is not iterable: a collection of it
-    if isinstance(value, ParamGroups):
-        return value  # each group
+    if isinstance(value, (ParamGroups, Gathered)):
+        return value  # each group; each key, value or item of a full state dict
     return UNKNOWN
 
 
@@ -3564,9 +3717,13 @@ def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Va
         return UNKNOWN
     if name == "len":
         return size(first)
+    if name == "next" and isinstance(first, Iterable):  # the first element; the default where there may be none
+        return first.element if first.nonempty or len(args) < 2 else either([first.element, args[1]])
     if name in ("any", "all"):
         return _any_or_all(name == "any", first)
     if name == "enumerate":
+        if isinstance(first, Container) and first.exact and first.keys is None:  # each item with its index, in order
+            return Container(tuple(Container((constant(index), item), exact=True) for index, item in enumerate(first.items)), exact=True)
         return Iterable(Container((UNKNOWN, _element_of(first))))
     if name == "zip":
         return Iterable(Container(tuple(_element_of(a) for a in args)))
@@ -3601,9 +3758,9 @@ def _truth(value: Value) -> Optional[bool]:
 
 
 def _nonempty(value: Value) -> bool:
-    """Whether iterating `value` produces one element at least: a literal list with items, an
-    iterable known to."""
-    return isinstance(value, Container) and bool(value.items) or isinstance(value, Iterable) and value.nonempty
+    """Whether iterating `value` produces one element at least, whichever value it may be: a
+    literal list with items, an iterable known to."""
+    return all(isinstance(o, Container) and bool(o.items) or isinstance(o, Iterable) and o.nonempty for o in options_of(value))
 
 
 def _names_imported_module(expr: nodes.NodeNG, binding: Callable[[nodes.Name], Optional[nodes.NodeNG]]) -> bool:
@@ -3677,6 +3834,20 @@ def _avoiding(path: Path, later: List[Path]) -> List[Path]:
             found.extend(run | {(atom, not taken)} for atom, taken in sorted(other - run, key=repr) if atom[0] != "dead")
         runs = list(dict.fromkeys(found))[:MAX_AVOIDING]
     return runs
+
+
+def _breaks(loop: Union[nodes.For, nodes.AsyncFor]) -> bool:
+    """Whether a `break` of `loop` (not of a loop inside it, nor in its `else`) may end it."""
+    pending = list(loop.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, nodes.Break):
+            return True
+        if isinstance(node, (nodes.For, nodes.AsyncFor, nodes.While)):
+            pending.extend(node.orelse)  # a nested loop's `else` breaks this one
+        elif not isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+            pending.extend(node.get_children())
+    return False
 
 
 def _exits_inside_loops(scope: nodes.NodeNG) -> bool:

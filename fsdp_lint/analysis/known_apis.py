@@ -83,6 +83,14 @@ FSDP2_MODULES = frozenset(
 )
 
 
+# DTensor by its names (torch 2.13): what holds one rank's shard of a sharded parameter, and what
+# a full state dict never holds (its values are plain tensors, on every rank that gets them).
+DTENSOR_CLASSES = frozenset(
+    {"torch.distributed.tensor.DTensor", "torch.distributed._tensor.DTensor", "torch.distributed.tensor._api.DTensor",
+     "torch.distributed._tensor.api.DTensor"}
+)
+
+
 # DDP's wrapper class (calling it wraps a module).
 DDP_WRAPPERS = frozenset({"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"})
 # For each wrapper class torch defines (FSDP1's, DDP's), the classes of torch whose objects are
@@ -114,6 +122,17 @@ def module_base_instance(tested: str) -> Optional[bool]:
     if tested.startswith("torch.nn.") or tested in COMPILED_MODULES or tested in BUILTIN_TYPES:
         return False
     return None
+
+
+# torch.nn's classes whose objects are as true as they are long (torch 2.13: they define
+# `__len__`; `nn.Module`, its other subclasses, DDP and `FSDPModule` define neither `__len__`
+# nor `__bool__`). `torch.compile`'s wrapper forwards `__len__`, and raises for a module without.
+_SIZED_MODULES = frozenset({"ModuleList", "Sequential", "ModuleDict", "ParameterList", "ParameterDict"})
+
+
+def module_always_true(cls: str) -> bool:
+    """Whether every object of `cls`, a class of torch.nn, is true in a test (`if model:`)."""
+    return cls.startswith("torch.nn.") and cls.rsplit(".", 1)[-1] not in _SIZED_MODULES
 
 
 def wrapper_instance(cls: str, tested: str) -> Optional[bool]:
@@ -251,6 +270,14 @@ def never_empty(iterated: nodes.NodeNG) -> bool:
 
 
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+# FSDP2's record of one managed parameter. Building one from a module's parameter hands that
+# parameter to FSDP: `FSDPParam.__init__` shards it and sets the sharded DTensor on the module in
+# its place (`_init_sharded_param`); a library that then puts it in the unit's
+# `_fsdp_param_group.fsdp_params` (Model-Optimizer's `fsdp2_aware_weight_update`) has re-registered
+# a parameter replaced after `fully_shard` (torch 2.13, 2 gloo ranks: a weight replaced after the
+# first forward and re-registered so trains as the same replacement without FSDP; not re-registered,
+# it does not).
+FSDP_PARAM_CLASSES = frozenset({"torch.distributed.fsdp._fully_shard._fsdp_param.FSDPParam"})
 # What only an optimizer answers: an object built by unknown code over parameters and used so is one.
 OPTIMIZER_USES = frozenset({"step", "zero_grad", "state_dict", "load_state_dict", "add_param_group"})
 
@@ -258,6 +285,36 @@ OPTIMIZER_USES = frozenset({"step", "zero_grad", "state_dict", "load_state_dict"
 def is_parameter_call(expr: nodes.NodeNG, qualify: Callable[[nodes.NodeNG], Optional[str]]) -> bool:
     """`nn.Parameter(...)`: a new parameter tensor."""
     return isinstance(expr, nodes.Call) and qualify(expr.func) in PARAMETER_CLASSES
+
+
+# How `nn.Module.__setattr__` and the registration methods file an attribute (torch 2.13): a tensor
+# named by `register_buffer` is a buffer, by `register_parameter` a parameter, a module assigned
+# or added (`add_module`, `register_module`) a submodule. Assigning a module's cast result back
+# (`m.head = m.head.float()`) keeps the submodule, its parameters cast in place (a sharded one's
+# next step then fails: the gradient's dtype no longer matches); a buffer's cast is a copy stored
+# as the buffer, which FSDP2 does not manage (trains on, 2 gloo ranks).
+REGISTERED_KINDS = {"register_buffer": "buffer", "register_parameter": "parameter", "add_module": "submodule", "register_module": "submodule"}
+MODULE_CLASSES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+
+
+def registered_attribute(call: nodes.Call) -> Optional[Tuple[str, str]]:
+    """`self.register_buffer("scale", ...)` and the like: the kind it files the attribute as, and
+    its name (a constant); None for other calls."""
+    func = call.func
+    kind = REGISTERED_KINDS.get(func.attrname) if isinstance(func, nodes.Attribute) else None
+    name = call.args[0] if call.args else next((k.value for k in call.keywords or [] if k.arg == "name"), None)
+    if kind is None or not (isinstance(name, nodes.Const) and isinstance(name.value, str)):
+        return None
+    return kind, name.value
+
+
+def constructs_module(qname: Optional[str]) -> bool:
+    """Whether a call of `qname` builds a torch.nn module (`nn.Linear(...)`, `nn.Sequential(...)`),
+    not a tensor (`nn.Parameter`, `nn.Buffer`)."""
+    if not qname or not qname.startswith(LEAF_MODULE_PREFIX) or qname in PARAMETER_CLASSES:
+        return False
+    last = qname.rsplit(".", 1)[-1]
+    return last[:1].isupper() and last not in ("Parameter", "Buffer")
 
 
 def leaf_parameter(cls: Optional[str], attr: str) -> bool:

@@ -61,11 +61,15 @@ class _DeferredCall:
 class ClassFacts:
     """Attributes set to parameterised modules/parameters, those of them set to `nn.Parameter`s
     (tensors, not modules), and tied parameter paths (from `self`) with the flags every tie is
-    made under."""
+    made under; and what the class files its other attributes as (`known_apis.REGISTERED_KINDS`):
+    buffers (tensors), and submodules (a module built or added, or an attribute its methods call:
+    a tensor is not callable), which tell a buffer's cast copy from a submodule's cast in place."""
 
     param_attrs: Tuple[str, ...]
     ties: Tuple[Tuple[AttrPath, AttrPath, FrozenSet[Guard]], ...]
     parameters: FrozenSet[str] = frozenset()
+    buffers: FrozenSet[str] = frozenset()
+    submodules: FrozenSet[str] = frozenset()
 
 
 @dataclass
@@ -634,6 +638,20 @@ class Project:
                         fields.append(statement.target.name)
         return tuple(dict.fromkeys(fields))
 
+    def is_dataclass(self, qname: Optional[str]) -> bool:
+        """Whether a class of the tree, or a base of it in the tree, is decorated `@dataclass`
+        (stdlib or pydantic, called or not): its generated `__init__` then ends by running
+        `__post_init__`, which a NamedTuple's never does."""
+        cls = self.resolve_callable(qname)
+        if not isinstance(cls, nodes.ClassDef):
+            return False
+        for klass in [cls] + self.tree_bases(cls):
+            for decorator in klass.decorators.nodes if klass.decorators else ():
+                target = decorator.func if isinstance(decorator, nodes.Call) else decorator
+                if (self.qualified_name(target) or "").rsplit(".", 1)[-1] == "dataclass":
+                    return True
+        return False
+
     def add_alias(self, root: Root, value: Obj) -> None:
         aliases = self._aliases.setdefault(root, [])
         if value not in aliases and value.root != root:
@@ -833,6 +851,8 @@ class Project:
         own: List[str] = []
         parameters: Set[str] = set()
         ties: Dict[Tuple[AttrPath, AttrPath], FrozenSet[Guard]] = {}
+        kinds: Dict[str, Set[str]] = {"parameter": parameters, "buffer": set(), "submodule": set()}
+        stored: Set[str] = set()  # the attributes its methods assign: what they call of those is no inherited method
         if isinstance(cls, nodes.ClassDef):
             from fsdp_lint.analysis.known_apis import PARAMETER_CLASSES, PARAMETERISED_LEAVES
 
@@ -845,17 +865,26 @@ class Project:
                         if path is None:
                             continue
                         value = assign.value
+                        if len(path) == 1:
+                            stored.add(path[0])
                         if isinstance(value, nodes.Call) and len(path) == 1:
                             called = self.qualified_name(value.func) or ""
                             if called.startswith("torch.nn.") and called.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES:
                                 own.append(path[0])
                             if called in PARAMETER_CLASSES:
                                 parameters.add(path[0])
+                            elif self._builds_module(called):
+                                kinds["submodule"].add(path[0])
                         tied = self_path(value)
                         if tied is not None and len(path) > 1 and len(tied) > 1 and path != tied:
                             guards = flags.guards(assign)
                             ties[(path, tied)] = ties[(path, tied)] & guards if (path, tied) in ties else guards
-        facts = ClassFacts(tuple(dict.fromkeys(own)), tuple((a, b, guards) for (a, b), guards in ties.items()), frozenset(parameters))
+            for klass in classes:
+                self._filed_attributes(klass, kinds, stored)
+        facts = ClassFacts(
+            tuple(dict.fromkeys(own)), tuple((a, b, guards) for (a, b), guards in ties.items()), frozenset(parameters),
+            frozenset(kinds["buffer"]), frozenset(kinds["submodule"] - parameters - kinds["buffer"]),
+        )
         self._class_facts[qname] = facts
         return facts
 
@@ -883,6 +912,15 @@ class Project:
             return qname
         module, rest = self._split_module(qname)
         if module is None or not rest:
+            return qname
+        if rest[0] not in module.locals:
+            # bound, if at all, by a star import (`pkg/__init__.py: from .core import *`): the
+            # last one whose module binds the name
+            for base in reversed(_star_imported(module)):
+                found = self.canonical(".".join([base] + rest), depth + 1)
+                source, left = self._split_module(found)
+                if source is not None and left and left[0] in source.locals:
+                    return found
             return qname
         for binding in module.locals.get(rest[0], ())[-1:]:
             if isinstance(binding, nodes.ImportFrom):
@@ -1016,6 +1054,27 @@ class Project:
             pending.extend(found for found in map(self.callable_for_flow, map(self.qualified_name, klass.bases)) if isinstance(found, nodes.ClassDef))
         return False
 
+    def _builds_module(self, qname: Optional[str]) -> bool:
+        """Whether a call of `qname` builds a module: a torch.nn one, or a class of the tree over `nn.Module`."""
+        from fsdp_lint.analysis import class_values, known_apis
+
+        return known_apis.constructs_module(qname) or class_values.is_or_extends(self, qname, known_apis.MODULE_CLASSES)
+
+    @staticmethod
+    def _filed_attributes(klass: nodes.ClassDef, kinds: Dict[str, Set[str]], stored: Set[str]) -> None:
+        """The attributes `klass`'s methods register by name (`self.register_buffer("scale", t)`),
+        and those of the ones they assign that they call (`self.head(x)`): submodules."""
+        from fsdp_lint.analysis.known_apis import registered_attribute
+
+        for call in klass.nodes_of_class(nodes.Call):
+            if not (isinstance(call.func, nodes.Attribute) and isinstance(call.func.expr, nodes.Name) and call.func.expr.name == "self"):
+                continue
+            registered = registered_attribute(call)
+            if registered is not None:
+                kinds[registered[0]].add(registered[1])
+            elif call.func.attrname in stored:
+                kinds["submodule"].add(call.func.attrname)
+
     def tree_bases(self, cls: nodes.ClassDef) -> List[nodes.ClassDef]:
         """The bases of `cls` defined in the tree, transitively, nearest first, parsing their
         modules (what a class declares includes what its bases do)."""
@@ -1071,6 +1130,14 @@ def _names_reached(
                 seen.add(id(callee))
                 pending.append(callee)
     return frozenset(found)
+
+
+def _star_imported(module: nodes.Module) -> List[str]:
+    """The modules `module`'s top level imports every name of (`from .core import *`), in order."""
+    return [
+        relative_module(module, statement.modname, statement.level) for statement in module.body
+        if isinstance(statement, nodes.ImportFrom) and statement.names == [("*", None)]
+    ]
 
 
 def _last_definition(module: nodes.Module, name: str) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:

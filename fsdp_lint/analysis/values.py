@@ -105,12 +105,28 @@ class StateDict:
 
 
 @dataclass(frozen=True, slots=True)
+class Gathered:
+    """A full state dict (`get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))`)
+    or anything taken out of one (an entry, an item of `items()`, a copy): the tensors in it are
+    plain ones, gathered whole on every rank, so none of them is a DTensor (torch 2.13), whatever
+    the module held."""
+
+
+GATHERED = Gathered()
+
+
+@dataclass(frozen=True, slots=True)
 class Container:
     """A dict, list or tuple literal, or a tuple yielded by `enumerate`/`named_modules`; a dict's
-    constant keys, in the order of `items`, so that `state["model"]` finds its value."""
+    constant keys, in the order of `items`, so that `state["model"]` finds its value. `exact`
+    where `items` are all it holds, one entry each (a list literal without `*` of an unknown
+    sequence, a dict its code filled key by key from `{}`): what `len` counts and what a loop
+    over it runs through, each item once and at least one. Otherwise an item may stand for
+    several or none (`[*layers]`, `{name: m for m in models}`, whose keys may coincide)."""
 
     items: Tuple["Value", ...]
     keys: Optional[Tuple[object, ...]] = None
+    exact: bool = False
 
     def item(self, key: object) -> "Value":
         if self.keys is not None:
@@ -143,7 +159,8 @@ class ShardFunction:
 
 @dataclass(frozen=True, slots=True)
 class ClassRef:
-    """A class of the tree used as a value (`cls` in a classmethod): calling it constructs one."""
+    """A class used as a value (`cls` in a classmethod, a class of the tree or torch's `FSDPParam`
+    bound to a name): calling it constructs one."""
 
     qname: str
 
@@ -213,22 +230,36 @@ def compared(op: str, left: "Value", right: "Value") -> "Value":
 
 
 def _contains(key: "Value", container: "Value", inside: bool) -> "Value":
-    """`key in container` where the key is a constant and every value the container may be is a
-    dict whose keys are known."""
-    options = options_of(container)
-    if not isinstance(key, Constant) or not all(isinstance(o, Container) and o.keys is not None for o in options):
-        return UNKNOWN
-    results = {(key.value in o.keys) == inside for o in options}  # type: ignore[union-attr, operator]
+    """`key in container` where every value the container may be is a dict whose keys are known
+    and the key is a constant, or the dict is empty (`name in {}` is false whatever `name` is)."""
+    results = set()
+    for option in options_of(container):
+        if not isinstance(option, Container) or option.keys is None:
+            return UNKNOWN
+        if not option.keys:
+            results.add(not inside)
+        elif isinstance(key, Constant):
+            results.add((key.value in option.keys) == inside)
+        else:
+            return UNKNOWN
     return constant(results.pop()) if len(results) == 1 else UNKNOWN
 
 
 def size(value: "Value") -> "Value":
-    """`len(value)` where every value it may be is a dict whose keys are known."""
-    options = options_of(value)
-    if not all(isinstance(o, Container) and o.keys is not None for o in options):
-        return UNKNOWN
-    sizes = {len(set(o.keys)) for o in options}  # type: ignore[union-attr, arg-type]
+    """`len(value)` where every value it may be is a dict whose keys are known or a container
+    whose items are exact."""
+    sizes = set()
+    for option in options_of(value):
+        if not isinstance(option, Container) or option.keys is None and not option.exact:
+            return UNKNOWN
+        sizes.add(len(set(option.keys)) if option.keys is not None else len(option.items))
     return constant(sizes.pop()) if len(sizes) == 1 else UNKNOWN
+
+
+def runs_through(value: "Value") -> bool:
+    """Whether a loop over `value` runs once at least, whatever it may be: each option a
+    container known to hold an item (a dict of known keys, exact items)."""
+    return all(isinstance(o, Container) and o.items and (o.exact or o.keys) for o in options_of(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,8 +301,8 @@ class Unknown:
 
 UNKNOWN = Unknown()
 Value = Union[
-    Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Container, Iterable, BoundMethod, ShardFunction, ClassRef,
-    Partial, Options, Constant, Truth, Either, Unknown,
+    Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Gathered, Container, Iterable, BoundMethod, ShardFunction,
+    ClassRef, Partial, Options, Constant, Truth, Either, Unknown,
 ]
 
 
@@ -390,7 +421,7 @@ def anonymous(value: "Value", depth: int = 0) -> "Value":
     if isinstance(value, (ParamGroups, StateDict)):
         return type(value)(anonymous(value.optimizer if isinstance(value, ParamGroups) else value.owner, depth + 1))  # type: ignore[arg-type]
     if isinstance(value, Container):
-        return Container(tuple(anonymous(item, depth + 1) for item in value.items), value.keys)
+        return Container(tuple(anonymous(item, depth + 1) for item in value.items), value.keys, value.exact)
     if isinstance(value, Either):
         return either([anonymous(option, depth + 1) for option in value.options])
     if isinstance(value, Iterable):

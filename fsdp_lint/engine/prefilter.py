@@ -446,8 +446,8 @@ def import_bound_names(data: bytes) -> Optional[FrozenSet[str]]:
         else:
             end = _statement_end(data, start)
         window = data[start:end]
-        if not window.isascii():
-            return None
+        if not window.isascii() or window.lstrip().startswith(b"*"):
+            return None  # (a star import binds the names of another module)
         found.update(_IDENTIFIER.findall(window))
     return frozenset(name.decode() for name in found)
 

@@ -789,6 +789,79 @@ def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the
     assert "(ckpt.py:26)" in at_call.message
 
 
+def test_a_tensor_of_a_full_state_dict_is_no_dtensor_and_gathers_nothing():
+    # get_model_state_dict(..., full_state_dict=True) holds plain tensors (torch 2.13, 2 gloo
+    # ranks): `isinstance(v, DTensor)` is false and `.full_tensor()` of one gathers nothing; a
+    # sharded state dict's values are DTensors, gathered on one rank only: a hang.
+    files = {
+        "train.py": SHARD + """
+        import torch.distributed as dist
+        from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, get_state_dict
+        from torch.distributed.tensor import DTensor
+
+        def main(model, optimizer):
+            fully_shard(model)
+            full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+            model_state, optim_state = get_state_dict(model, optimizer, options=StateDictOptions(full_state_dict=True))
+            sharded = get_model_state_dict(model)
+            if dist.get_rank() == 0:
+                whole = [value.full_tensor() for value in full.values()]
+                for name, value in model_state.items():
+                    if isinstance(value, DTensor):
+                        value = value.full_tensor()
+                kept = {name: value.cpu().full_tensor() for name, value in full.items()}
+                gathered = [value.full_tensor() for value in sharded.values()]
+        """,
+    }
+    assert _lint(files) == [("train.py", 18, "FSD206")]
+
+
+def test_a_full_state_dict_stored_on_an_object_stays_gathered_in_its_other_methods():
+    # `self.state` set by one method and read by another, in the context the object's facts
+    # give it: a full state dict there is plain tensors (no gather on rank 0), a sharded one
+    # holds DTensors (a gather on rank 0 only: a hang).
+    writer = """
+            def write(self, path):
+                if dist.get_rank() == 0:
+                    plain = {k: v.full_tensor() if isinstance(v, DTensor) else v for k, v in self.state.items()}
+                    torch.save(plain, path)
+    """
+    files = {
+        "export.py": """
+        import torch
+        import torch.distributed as dist
+        from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+        from torch.distributed.tensor import DTensor
+
+        class FullExporter:
+            def __init__(self, model):
+                self.model = model
+                self.state = None
+
+            def gather(self):
+                self.state = get_model_state_dict(self.model, options=StateDictOptions(full_state_dict=True))
+        """ + writer + """
+        class ShardExporter:
+            def __init__(self, model):
+                self.model = model
+                self.state = None
+
+            def gather(self):
+                self.state = get_model_state_dict(self.model)
+        """ + writer,
+        "train.py": SHARD + """
+        from export import FullExporter, ShardExporter
+
+        def main(model):
+            fully_shard(model)
+            for exporter in (FullExporter(model), ShardExporter(model)):
+                exporter.gather()
+                exporter.write("weights.pt")
+        """,
+    }
+    assert _lint(files) == [("export.py", 30, "FSD206")]
+
+
 def test_a_context_manager_runs_its_code_after_yield_where_the_with_block_ends():
     """`with cm(...):` of a `@contextmanager` of the tree: the code before `yield` at the `with`,
     the block, then the code after `yield`; `as` binds what it yields. Here the code after `yield`
@@ -2162,3 +2235,158 @@ def test_a_record_built_from_one_of_several_dicts_keeps_the_runs_of_each():
     """
     assert _lint({"setup.py": setup, "train.py": train}) == []
     assert _lint({"setup.py": setup, "train.py": train.replace("if cfg.fsdp2 is not None:", "if cfg.fsdp is not None:")}) == [("train.py", 13, "FSD203")]
+
+
+@pytest.mark.parametrize(
+    "loop, listed, reported",
+    [
+        ("for m in models:", "[models]", False),
+        ("for index, m in enumerate(models):", "[models]", False),
+        ("for m in models:", "[*extra]", True),  # may hold nothing: the dict may stay `{}`, nothing sharded in it
+    ],
+)
+def test_a_dict_built_in_a_loop_over_a_literal_list_holds_its_items(loop, listed, reported):
+    """A loop over a list literal without `*` runs once per item (not zero times), `name in {}`
+    is false whatever the name, a dict filled key by key from `{}` holds exactly what was
+    stored, `len` counts a list literal, `enumerate` pairs its items with their indices, and
+    `next` of a filter that keeps every element is the first: the sharded model passed alone is
+    found sharded and its optimizer's state gathered full (physicsnemo's `save_checkpoint`).
+    Where the list may be empty (`[*extra]`), the plain `optimizer.state_dict()` arm may run."""
+    ckpt = """
+    import torch
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_optimizer_state_dict
+    from torch.distributed.fsdp import FSDPModule
+
+    def is_sharded(model):
+        return isinstance(model, FSDPModule)
+
+    def unique_names(models):
+        by_class = {}
+        LOOP
+            name = type(m).__name__
+            if name in by_class:
+                by_class[name].append(m)
+            else:
+                by_class[name] = [m]
+        named = {}
+        for key, group in by_class.items():
+            if len(group) > 1:
+                for i, m in enumerate(group):
+                    named[key + str(i)] = m
+            else:
+                named[key] = group[0]
+        return named
+
+    def save_checkpoint(path, models, optimizer, extra):
+        named, sharded = {}, False
+        if models:
+            if not isinstance(models, list):
+                models = LISTED
+            named = unique_names(models)
+            sharded = any(is_sharded(m) for m in named.values())
+        if sharded:
+            owner = next((m for m in named.values() if is_sharded(m)), None)
+            if owner is not None:
+                state = get_optimizer_state_dict(owner, optimizer, options=StateDictOptions(full_state_dict=True))
+            else:
+                state = optimizer.state_dict()
+        else:
+            state = optimizer.state_dict()
+        torch.save(state, path)
+    """.replace("LISTED", listed).replace("LOOP", loop)
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import save_checkpoint
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+
+    def main(extra):
+        model = Net()
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        optimizer = torch.optim.AdamW(model.parameters())
+        save_checkpoint("ckpt", model, optimizer, extra)
+    """
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 41, "FSD301")] if reported else [])
+
+
+@pytest.mark.parametrize(
+    "model, reported",
+    [
+        ("Net()", False),
+        ("Sized()", True),  # defines `__len__`: an object of it may be false
+        ("nn.Sequential(Net(), Net())", True),  # torch 2.13: Sequential, ModuleList, ModuleDict have a length
+    ],
+)
+def test_a_module_is_true_in_a_test_unless_its_class_gives_it_a_length(model, reported):
+    """`if model:` with a module of a class whose hierarchy defines neither `__bool__` nor
+    `__len__` (nn.Module, DDP and FSDPModule define none; torch 2.13, 2 gloo ranks: a
+    `fully_shard`-ed module is true, an empty `ModuleList` false) takes its arm; for a class
+    with a length it is open."""
+    ckpt = """
+    import torch
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_optimizer_state_dict
+
+    def save_checkpoint(path, model, optimizer):
+        state = optimizer.state_dict()
+        if model:
+            state = get_optimizer_state_dict(model, optimizer, options=StateDictOptions(full_state_dict=True))
+        torch.save(state, path)
+    """
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import save_checkpoint
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 4)
+
+    class Sized(Net):
+        def __len__(self):
+            return 1
+
+    def main():
+        model = MODEL
+        fully_shard(model)
+        optimizer = torch.optim.AdamW(model.parameters())
+        save_checkpoint("ckpt", model, optimizer)
+    """.replace("MODEL", model)
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 9, "FSD301")] if reported else [])
+
+
+def test_a_dataclass_runs_its_post_init_after_its_fields_and_a_named_tuple_does_not():
+    """`Holder(model=m)` of a `@dataclass` (called or not) assigns the fields, then runs
+    `__post_init__`, which sees them; a NamedTuple's generated `__new__` runs no method of that
+    name."""
+    holder = SHARD + """
+    from dataclasses import dataclass
+    from typing import NamedTuple
+
+    import torch
+
+
+    @dataclass{decorator_args}
+    class Holder{bases}:
+        model: torch.nn.Module
+
+        def __post_init__(self):
+            self.model.to(torch.bfloat16)
+
+
+    def main(model, batch):
+        fully_shard(model)
+        model(batch).sum().backward()
+        Holder(model=model)
+    """
+    for decorator_args in ("", "(kw_only=True)"):
+        source = holder.replace("{decorator_args}", decorator_args).replace("{bases}", "")
+        assert _lint({"train.py": source}) == [("train.py", 14, "FSD204")]
+    named_tuple = holder.replace("    @dataclass{decorator_args}\n", "").replace("{bases}", "(NamedTuple)")
+    assert _lint({"train.py": named_tuple}) == []

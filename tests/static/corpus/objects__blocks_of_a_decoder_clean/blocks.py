@@ -1,3 +1,4 @@
+import torch
 import torch.nn as nn
 
 
@@ -39,6 +40,19 @@ class Decoder(nn.Module):
         return self.norm(x)
 
 
+class ScaleShift(nn.Module):
+    """A layer of parameters alone (no modules inside): four of them are no blocks."""
+
+    def __init__(self, dim=32):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(dim))
+        self.shift = nn.Parameter(torch.zeros(dim))
+        self.eps = 1e-6
+
+    def forward(self, x):
+        return x * self.scale + self.shift
+
+
 class Probe(nn.Module):
     """A small head: an MLP of two linear layers, no blocks."""
 
@@ -46,6 +60,9 @@ class Probe(nn.Module):
         super().__init__()
         self.mlp = nn.Sequential(nn.Linear(dim, dim), nn.ReLU(), nn.Linear(dim, 1))
         self.stack = nn.Sequential(*[nn.Linear(dim, dim) for _ in range(3)])
+        self.adapters = nn.ModuleList(ScaleShift(dim) for _ in range(4))
 
     def forward(self, x):
+        for adapter in self.adapters:
+            x = adapter(x)
         return self.mlp(self.stack(x))

@@ -1,0 +1,34 @@
+import torch
+import torch.distributed as dist
+from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, get_state_dict
+from torch.distributed.tensor import DTensor
+
+
+def export_weights(model, path: str):
+    """Gathered whole on every rank (the first one keeps it); written by the first rank."""
+    state = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+    if dist.get_rank() == 0:
+        plain = {}
+        for name, value in state.items():
+            if isinstance(value, DTensor):
+                value = value.full_tensor()
+            plain[name.replace("_orig_mod.", "")] = value
+        torch.save(plain, path)
+
+
+def export_training_state(model, optimizer, path: str):
+    options = StateDictOptions(full_state_dict=True, cpu_offload=True)
+    model_state, optim_state = get_state_dict(model, optimizer, options=options)
+    if dist.get_rank() == 0:
+        tensors = {}
+        for name in model_state:
+            value = model_state[name]
+            tensors[name] = value.full_tensor() if isinstance(value, DTensor) else value
+        torch.save({"model": tensors, "optim": optim_state}, path)
+
+
+def save_hf_weights(state, path: str):
+    """Every rank hands its state dict in; the first rank writes plain tensors."""
+    if dist.get_rank() == 0:
+        plain = {name: value.full_tensor() if isinstance(value, DTensor) else value for name, value in state.items()}
+        torch.save(plain, path)

@@ -1,0 +1,13 @@
+import torch
+
+from dist_utils import init_distributed
+from model import Transformer
+from parallel import apply_fsdp
+from trainer import Trainer
+
+
+def main(loader, output_dir: str):
+    mesh = init_distributed()
+    model = apply_fsdp(Transformer(32000, 2048, 16), mesh)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-4)
+    Trainer(model, optimizer, output_dir).fit(loader)
