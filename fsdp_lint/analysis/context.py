@@ -127,13 +127,18 @@ class Context:
     # the caller's objects that those other values refer to whose parameters it hands to FSDP
     # again once the call returns (as `ObjectFacts.reregistered`: a list of modules passed on)
     reregistered: FrozenSet[Tuple[Root, AttrPath]] = frozenset()
+    # the caller's branch outcomes at the call about what the callee receives (its parameters'
+    # attributes, a parameter itself where the argument is a flag, the run's inputs), kept only
+    # where the callee's walk may test them (`Project.attributes_tested`): a test there that
+    # contradicts one the call sits under takes no run
+    outcomes: "FlagConditions" = frozenset()
 
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
         # A context keys the memo of summaries, the rule pass's walks and `widen`'s sets, each
         # asked at every call: its hash (the dataclass's own, over every nested fact) is made once.
-        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered)))
+        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes)))
 
     def __hash__(self) -> int:
         return self._hash

@@ -22,11 +22,11 @@ from __future__ import annotations
 import builtins
 import weakref
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Set, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, TypeVar, Union
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values, deciding_modules, known_apis, paths, truths
+from fsdp_lint.analysis import class_values, deciding_modules, environment, known_apis, paths, truths
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
@@ -195,6 +195,7 @@ class Flow:
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
         self._not_none: Set[Root] = set()  # parameters whose argument the calling context says is not None
+        self._told: FrozenSet[str] = frozenset()  # parameters that are flags the calling context has outcomes of
         self.compiled: Set[Tuple[Root, AttrPath]] = set()  # objects `torch.compile` returned (`known_apis.IDENTITY_FUNCTIONS`)
         self.returns: List[Value] = []
         self._returned_at: List[Optional[truths.Alternatives]] = []  # the way to each return about objects (`_object_path`)
@@ -767,6 +768,9 @@ class Flow:
         for extra in (args.vararg, args.kwarg):
             if extra:
                 self.env[extra] = UNKNOWN
+        if self.context.outcomes:  # the caller's outcomes the call sits under: every run here took them
+            self.path = _condition_path(func, self.context.outcomes)
+            self._told = frozenset(holder for holder, attrs, _, _ in self.context.outcomes if isinstance(holder, str) and not attrs)
 
     def _adopt(self, name: str, root: Root, facts: Union[ObjectFacts, Value, None]) -> Value:
         """The value of a parameter in this context: an object with the caller's facts about it,
@@ -1117,6 +1121,12 @@ class Flow:
                     self._chosen_outcomes[own] = described.when_true if taken else described.when_false
         for described, _, value in test_flags(test, taken, self._described):
             fixed.extend(truths.arm_literals(self.values[described], value))  # `if not tied:`
+        presence, present = _negations_removed(test, taken)
+        tested = paths.none_test(presence)
+        if tested is not None and tested[0] in self.values:  # `if cfg.fsdp2 is not None:`, each option on its runs
+            by_options = self._present_by_choice(self.values[tested[0]])
+            if by_options is not None:
+                fixed.extend(truths.arm_literals(by_options, present != tested[1]))
         sharding = self._sharding_literal(test)
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
@@ -1144,15 +1154,19 @@ class Flow:
 
     def _present_by_choice(self, value: Value) -> Optional[Truth]:
         """`x is not None` of a value of several objects (or None), each on the runs that choose it
-        (`paths.choices`): true where the run chooses an object that is there, false where it
-        chooses None or an object that is not. None for other values, and where an object is
-        given on runs no choice tells apart."""
+        (`paths.choices`) or on runs outcomes about objects tell apart (a field of a record built
+        from one of several dicts, `cfg.fsdp2`, given where `FSDP_VERSION` is "2"): true where
+        the run chooses an object that is there, false where it chooses None or an object that is
+        not. None for other values, and where an object is given on runs nothing tells apart."""
         options = guarded_options(value)
-        if sum(isinstance(o, Obj) for o, _ in options) < 2 or not all(paths.choices(guard) for o, guard in options if isinstance(o, Obj)):
+        objects = sum(isinstance(o, Obj) for o, _ in options)
+        if objects < 2 and not (objects == 1 and len(options) > 1 and all(_telling(guard) for _, guard in options)):
+            return None
+        if not all(_telling(guard) for o, guard in options if isinstance(o, Obj)):
             return None
         when_true, when_false = [], []
         for option, guard in options:
-            chosen = paths.choices(guard)
+            chosen = _telling(guard)
             if isinstance(option, Obj):
                 found = self.canonical(option)
                 when_true.append(chosen | {paths.flag(found.root, found.attrs, True)})
@@ -1291,8 +1305,10 @@ class Flow:
             return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
         if chain is None:
-            return self._read_attribute(expr) if isinstance(expr, nodes.Call) else None
+            return self._read_attribute(expr) if isinstance(expr, (nodes.Call, nodes.Subscript)) else None
         base, *attrs = chain
+        if not attrs and base in self._told and not self._versions.get(base):
+            return Obj(self.param_roots[base])  # a flag the caller passed, which its context describes
         owner = self.env.get(base)
         if not attrs:
             objects = [o for o in options_of(owner) if not (isinstance(o, Constant) and o.value is None)] if owner is not None else []
@@ -1301,9 +1317,20 @@ class Flow:
                 return None
         return self.canonical(Obj(owner.root, owner.attrs + tuple(attrs))) if isinstance(owner, Obj) else None
 
-    def _read_attribute(self, call: nodes.Call) -> Optional[Obj]:
-        """The attribute of an object a call returns as it is, or a false default where the object
-        has none; None for other calls."""
+    def _environment_read(self, node: nodes.NodeNG, read: nodes.NodeNG) -> Optional[Value]:
+        """The variable of the process environment `node` reads (`read`: the function it calls,
+        or the object it subscripts), where the tree writes it nowhere (`environment`); None
+        for other expressions and variables."""
+        if not isinstance(read, nodes.Attribute) and not (isinstance(read, nodes.Name) and read.name in ("environ", "getenv")):
+            return None
+        name = environment.read_name(node, self.qualified_name(read))
+        if name is None or name in self.project.environment_written:
+            return None
+        return environment.variable(name)
+
+    def _read_attribute(self, call: nodes.NodeNG) -> Optional[Obj]:
+        """The attribute of an object a call (or a subscript) returns as it is, or a false
+        default where the object has none; None for other calls."""
         found = [o for o in options_of(self.value(call)) if not (isinstance(o, Constant) and (o.value is None or o.value is False))]
         if len(found) != 1 or not isinstance(found[0], Obj) or not found[0].attrs or any(map(is_wildcard, found[0].attrs)):
             return None
@@ -1525,6 +1552,9 @@ class Flow:
         if isinstance(node, nodes.Const):  # the commonest leaf: no children
             return constant(node.value)
         if isinstance(node, nodes.Subscript):
+            read = self._environment_read(node, node.value)
+            if read is not None:
+                return read
             base = self._eval(node.value)
             index = self._eval(node.slice)
             return either([_subscript(option, node.slice, index) for option in options_of(base)])
@@ -1574,7 +1604,10 @@ class Flow:
         if isinstance(node, nodes.Compare) and len(node.ops) == 1:
             if node.ops[0][0] in ("is", "is not"):
                 return self._identity(node)
-            return compared(node.ops[0][0], self._eval(node.left), self._eval(node.ops[0][1]))
+            found = compared(node.ops[0][0], self._eval(node.left), self._eval(node.ops[0][1]))
+            # an attribute tested against a constant (`self.config.state_dict_type == "full"`),
+            # described by the flags it fixes: what a property returns of it
+            return self._flag_truth(node) if isinstance(found, Unknown) and node.ops[0][0] in ("==", "!=") else found
         if isinstance(node, nodes.Lambda):
             return UNKNOWN
         if isinstance(node, nodes.Await):
@@ -1634,7 +1667,11 @@ class Flow:
         described: List[Optional[Truth]] = []
         for index, operand in enumerate(node.values):
             value = self._eval(operand)
-            described.append(truths.of(value))
+            found = truths.of(value)
+            if found is None:  # a flag read as it is (`self.config.load_monolith_rank0_only`)
+                flagged = self._flag_truth(operand)
+                found = flagged if isinstance(flagged, Truth) else None
+            described.append(found)
             if index == len(node.values) - 1:
                 results.append(value)
                 break
@@ -1896,6 +1933,9 @@ class Flow:
         no object the walk knows (one option of several): the call is resolved by its name alone."""
         func = node.func
         qname = self.qualified_name(func)
+        read = self._environment_read(node, func)
+        if read is not None:
+            return read
         first = args[0] if args else keywords.get("module", UNKNOWN)
         if self.shards(qname) or isinstance(func_value, ShardFunction):
             seq = self._tick()
@@ -2153,19 +2193,22 @@ class Flow:
         tested = [self._tested_class(c) for c in (classes.elts if isinstance(classes, nodes.Tuple) else [classes])]
         if not tested or None in tested:
             return UNKNOWN
-        answers = set()
+        each: List[Optional[bool]] = []
         for option in options_of(value):
             if isinstance(option, Constant) and option.value is None:
-                answers.add(False)
+                each.append(False)
             elif isinstance(option, Gathered) and all(name in known_apis.DTENSOR_CLASSES for name in tested):
-                answers.add(False)  # what a full state dict holds is gathered: no DTensor
+                each.append(False)  # what a full state dict holds is gathered: no DTensor
             elif isinstance(option, Obj):
-                answers.add(self._instance_of(option, tested, at))  # type: ignore[arg-type]
+                each.append(self._instance_of(option, tested, at))  # type: ignore[arg-type]
             elif isinstance(option, Container) and option.keys is not None and all(class_values.class_named(self.project, name) for name in tested):
-                answers.add(False)  # a dict is an instance of no class of the tree
+                each.append(False)  # a dict is an instance of no class of the tree
             else:
-                answers.add(None)
-        return Constant(answers.pop()) if len(answers) == 1 and None not in answers else UNKNOWN
+                each.append(None)
+        answers = set(each)
+        if len(answers) == 1 and None not in answers:
+            return Constant(answers.pop())
+        return _described_by_options(value, each)
 
     def _tested_class(self, expr: nodes.NodeNG) -> Optional[str]:
         """The qualified name of a class an instance test names: a builtin type by its module
@@ -2338,9 +2381,9 @@ class Flow:
             fields = self.project.record_fields(qname)
             cls = self.project.callable_for_flow(qname)
             given = dict(list(zip(fields, args)) + [(k, v) for k, v in keywords.items() if k in fields])
-            spread = _spread_keywords(keywords[None], fields) if None in keywords else [{}]
+            spread = _spread_keywords(keywords[None], fields) if None in keywords else [({}, EMPTY)]
             defaults = class_values.record_defaults(self.project, cls) if isinstance(cls, nodes.ClassDef) and spread else {}
-            for name, value in _record_values(given, spread or [{}], defaults).items():
+            for name, value in _record_values(given, spread or [({}, EMPTY)], defaults).items():
                 self.attr_env[(obj.root, (name,))] = value
                 self._attr_version += 1
                 self._store(value)
@@ -2529,8 +2572,31 @@ class Flow:
             (target.root, anonymous_attrs(target.attrs)) for target in self._pending_reregistrations()
             if any(path_covers(o, target) or path_covers(target, o) for o in referred)
         )
-        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered)
+        outcomes = self._outcomes_for(func, bound, call, reached) if paths.flag_literals(self.path) else frozenset()
+        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes)
         return context, origins
+
+    def _outcomes_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG, reached: FrozenSet[Root]) -> FlagConditions:
+        """`Context.outcomes`: the flags of this walk's path (not which modules are sharded: the
+        shard conditions say that) named as the callee reads them, by its parameters
+        (`_named_flags`), by a parameter the flag itself is passed to (`state_dict_type=
+        self.config.state_dict_type`), or as they are (the run's inputs); only those of
+        attributes the callee's walk may test."""
+        flags = frozenset(literal for literal in paths.flag_literals(self.path) if paths.FSDP_MODULE not in literal[0][2])  # type: ignore[operator]
+        if not flags:
+            return frozenset()
+        tested = self.project.attributes_tested(func)
+        named = {
+            outcome for _, found in self._named_flags(((None, flags),), bound, reached)  # type: ignore[arg-type]
+            for outcome in found if outcome[1] and outcome[1][-1] in tested
+        }
+        if isinstance(call, nodes.Call):
+            for name, expr in _passed_expressions(func, call):
+                subject = self._flag_subject(expr) if name in tested else None
+                for root, attrs, test, value in paths.flags(flags) if subject is not None else ():
+                    if (root, attrs) == (subject.root, subject.attrs):
+                        named.add((name, (), test, value))
+        return frozenset(named)
 
     def _compiled_in(self, base: Obj) -> FrozenSet[AttrPath]:
         """The paths at or below `base` that `torch.compile` returned, relative to it."""
@@ -2560,7 +2626,8 @@ class Flow:
     ) -> Tuple[Tuple[_Key, FlagConditions], ...]:
         """Flag literals of this walk's objects as attributes of the callee's parameters
         (`self.world_mesh`), or of the objects it reaches as they are (`reached`: one of several a
-        parameter may be): a flag of an object the callee does not receive is dropped."""
+        parameter may be, and the run's inputs, `environment`): a flag of an object the callee
+        does not receive is dropped."""
         holders = [(name, self.canonical(value)) for name, value in sorted(bound.items()) if isinstance(value, Obj)]
         named = []
         for key, flags in conditions:
@@ -2572,7 +2639,7 @@ class Flow:
                         if holder.root == flag.root and flag.attrs[: len(holder.attrs)] == holder.attrs:
                             kept.add((name, flag.attrs[len(holder.attrs):], test, value))
                             break
-                if root in reached:
+                if root in reached or environment.is_input(root):  # (an input means the same to every function)
                     kept.add((root, flag_attrs, test, value))
             if kept:
                 named.append((key, frozenset(kept)))
@@ -2581,27 +2648,30 @@ class Flow:
     def _as_stored(self, value: Value, base: Obj, root: Root, path: AttrPath) -> Optional[Value]:
         """An attribute's value as the callee holds it: an object by the path it is stored at
         (`self.model`, mapped back to the caller's object when the callee's effects return), so a
-        context never names the caller's own objects and is shared by every call site alike."""
-        options = []
-        for option in options_of(value):
+        context never names the caller's own objects and is shared by every call site alike.
+        Each option keeps the tests of the run's inputs that give it (`cfg.fsdp2` where
+        `FSDP_VERSION` is "2"): they mean the same in the callee."""
+        options: List[Tuple[Value, Path]] = []
+        for option, given in guarded_options(value):
+            guard = environment.about_inputs(given)
             if isinstance(option, Obj):
                 inside = option.root == base.root and option.attrs[: len(base.attrs)] == base.attrs
                 cls = option.cls or (self.classes.get(option.root) if not option.attrs else None)
-                options.append(Obj(root, anonymous_attrs(option.attrs[len(base.attrs):] if inside else path), cls))
+                options.append((Obj(root, anonymous_attrs(option.attrs[len(base.attrs):] if inside else path), cls), guard))
             elif isinstance(option, Optimizer):
                 over = tuple(o for o in (relative_value(o, base, root) for o in option.over) if isinstance(o, Obj) and o.root == root)
                 if over:
-                    options.append(anonymous(Optimizer(over, option.node, option.cls_name)))
+                    options.append((anonymous(Optimizer(over, option.node, option.cls_name)), guard))
             elif isinstance(option, (ShardFunction, Options, Constant, Gathered)):
                 if not isinstance(option, Constant) or option.travels:
-                    options.append(option)
+                    options.append((option, guard))
             elif contained(option, StateDict):
                 # a state dict of a module (or optimizer) inside the object, kept for a later
                 # method (`self.ema = self.model.state_dict()`; a dict of them)
                 stored = self._state_as_stored(option, base, root)
                 if stored is not None:
-                    options.append(stored)
-        return either(options) if options else None
+                    options.append((stored, guard))
+        return guarded(options) if options else None
 
     def _state_as_stored(self, value: Value, base: Obj, root: Root, depth: int = 0) -> Optional[Value]:
         """`_as_stored` of a state dict whose owner lies inside `base`, or of a dict, list or
@@ -3090,6 +3160,7 @@ class Flow:
         sharded = []
         for event in summary.events:
             mapped = _mapped_flags(event.path, mapper, self.canonical)
+            mapped |= self._given_on(mapped)
             for target, given in mapper.guarded_objs(event.target):  # each on the runs that choose it (`_chosen`)
                 target = self.canonical(target)
                 sharded.append(target)
@@ -3122,7 +3193,7 @@ class Flow:
         for owner, value in summary.attr_writes:
             for target in mapper.objs(owner):
                 if target.attrs:
-                    stored = self.attr_env[(target.root, target.attrs)] = mapper.value(value, node)
+                    stored = self.attr_env[(target.root, target.attrs)] = _with_inputs(value, mapper.value(value, node))
                     self._attr_version += 1
                     self._stored_at[(target.root, target.attrs)] = seq
                     self._learn_classes(stored)
@@ -3176,6 +3247,25 @@ class Flow:
             for option, guard in guarded_options(returned)
         ])
 
+    def _given_on(self, flags: Path) -> Path:
+        """What the runs on which attributes have the truth values `flags` (a callee's, mapped
+        here) say besides: where this walk holds an attribute as one of several values, each
+        given on runs outcomes about objects tell apart (`cfg.fsdp2`, an object where
+        `FSDP_VERSION` is "2", None elsewhere), a truth value is that of the options that have
+        it, and the outcomes they all share hold too."""
+        found: Set[paths.Literal] = set()
+        for root, attrs, test, value in paths.flags(flags):
+            options = guarded_options(self.attr_env.get((root, attrs), UNKNOWN)) if attrs and test == paths.TRUTH else ()
+            if len(options) < 2:
+                continue
+            kinds = [True if isinstance(option, Obj) else False if isinstance(option, Constant) and option.value is None else None for option, _ in options]
+            if None in kinds:
+                continue
+            given = [_telling(guard) for (_, guard), kind in zip(options, kinds) if kind == value]
+            if given and all(given):
+                found |= frozenset.intersection(*given)
+        return frozenset(found)
+
     def _named_outcome(self, flag: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
         """A callee's flag as an outcome of this walk's runs: about an input (a parameter, an
         attribute of an object: `cfg.init_from`), not about a value this walk computed, whose
@@ -3226,6 +3316,43 @@ class Flow:
         for obj in objects_in(value):
             if obj.cls and not obj.attrs and self.is_local(obj.root):
                 self.classes.setdefault(obj.root, obj.cls)
+
+
+def _described_by_options(value: Value, answers: Sequence[Optional[bool]]) -> Value:
+    """A test whose answer each option of `value` settles (`answers`, in order), as the runs
+    that give each option: true where the run gives one that passes, false where it gives one
+    that fails (`isinstance(cfg, FSDP2Options)`, `cfg` FSDP2's options where `FSDP_VERSION` is
+    "2"). Unknown where an answer is not settled or an option's runs are told apart by nothing
+    a caller or a callee reads."""
+    options = guarded_options(value)
+    if None in answers or not all(_telling(guard) for _, guard in options):
+        return UNKNOWN
+    return Truth(
+        tuple(_telling(guard) for (_, guard), answer in zip(options, answers) if answer),
+        tuple(_telling(guard) for (_, guard), answer in zip(options, answers) if not answer),
+    )
+
+
+def _negations_removed(test: nodes.NodeNG, taken: bool) -> Tuple[nodes.NodeNG, bool]:
+    """`not x` taken is `x` not taken."""
+    while isinstance(test, nodes.UnaryOp) and test.op == "not":
+        test, taken = test.operand, not taken
+    return test, taken
+
+
+def _with_inputs(given: Value, mapped: Value) -> Value:
+    """A value a callee stored on an object (`cfg.fsdp2`), mapped (`mapped`), with the tests of
+    the run's inputs that give each of its options (`given`, the callee's): they mean the same
+    here, and the callee's other outcomes are not mapped (stores are many; returns carry them)."""
+    if not isinstance(given, Either) or not any(map(environment.about_inputs, given.guards)) or len(options_of(mapped)) != len(given.options):
+        return mapped
+    return guarded([(option, environment.about_inputs(guard)) for option, (_, guard) in zip(options_of(mapped), guarded_options(given))])
+
+
+def _telling(guard: Path) -> Path:
+    """What in a value's guard tells its option apart where a caller or a callee reads it: the
+    choice of a name bound to several objects, and the outcomes about objects (flags)."""
+    return paths.choices(guard) | frozenset(literal for literal in guard if paths.about_objects(literal))
 
 
 def _shared(alternatives: Optional[truths.Alternatives]) -> Path:
@@ -3567,23 +3694,29 @@ def _keys_unknown(value: Value) -> Value:
     return either([Container(o.items) if isinstance(o, Container) and o.keys is not None else o for o in options_of(value)])
 
 
-def _spread_keywords(value: Value, fields: Tuple[str, ...]) -> List[Dict[str, Value]]:
+def _spread_keywords(value: Value, fields: Tuple[str, ...]) -> List[Tuple[Dict[str, Value], Path]]:
     """The keywords a `**kwargs` spreads into a record's fields, for each dict it may be (a dict
-    built key by key, `args["fsdp"] = cfg`, then `Config(**args)`); none where one of them is
-    not a dict of known keys, all fields of the record."""
+    built key by key, `args["fsdp"] = cfg`, then `Config(**args)`), with the branch outcomes of
+    the runs that give that dict; none where one of them is not a dict of known keys, all fields
+    of the record."""
     spread = []
-    for option in options_of(value):
+    for option, runs in guarded_options(value):
         if not isinstance(option, Container) or option.keys is None or not all(key in fields for key in option.keys):
             return []
-        spread.append(dict(zip(option.keys, option.items)))  # type: ignore[arg-type]
+        spread.append((dict(zip(option.keys, option.items)), runs))  # type: ignore[arg-type]
     return spread
 
 
-def _record_values(given: Dict[str, Value], spread: List[Dict[str, Value]], defaults: Dict[str, Value]) -> Dict[str, Value]:
+def _record_values(given: Dict[str, Value], spread: List[Tuple[Dict[str, Value], Path]], defaults: Dict[str, Value]) -> Dict[str, Value]:
     """A record's fields after its generated `__init__`: for each dict the `**` may spread, the
-    arguments over the defaults; a field one of them leaves without a value stays unknown."""
-    runs = [{**defaults, **given, **keywords} for keywords in spread]
-    return {name: either([run[name] for run in runs]) for name in runs[0] if all(name in run for run in runs)}
+    arguments over the defaults, on the runs that spread that dict (the fields of one record are
+    set together: `fsdp` is None on the runs where `fsdp2` is given); a field one of them leaves
+    without a value stays unknown."""
+    runs = [({**defaults, **given, **keywords}, guard) for keywords, guard in spread]
+    return {
+        name: guarded([(run[name], guard) for run, guard in runs])
+        for name in runs[0][0] if all(name in run for run, _ in runs)
+    }
 
 
 def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
@@ -3764,6 +3897,22 @@ def _narrowed(state: _State, narrowed: Tuple[str, Value, Value]) -> Tuple[_State
     return _State({**state.env, name: then}, state.attr_env, state.path), _State({**state.env, name: orelse}, state.attr_env, state.path)
 
 
+def _passed_expressions(func: nodes.FunctionDef, call: nodes.Call) -> Iterator[Tuple[str, nodes.NodeNG]]:
+    """(parameter name, the expression a call passes for it), as Python binds them (a method
+    called on an object: its receiver is the first parameter)."""
+    arguments = func.args
+    positional = [a.name for a in list(arguments.posonlyargs or []) + list(arguments.args or [])]
+    if isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and isinstance(call.func, nodes.Attribute):
+        positional = positional[1:]
+    for name, expr in zip(positional, call.args or []):
+        if isinstance(expr, nodes.Starred):
+            return
+        yield name, expr
+    for keyword in call.keywords or []:
+        if keyword.arg is not None:
+            yield keyword.arg, keyword.value
+
+
 def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
     """The flag literals of a calling context's conditions, about the parameters of `scope` or
     the caller's objects it reaches as they are."""
@@ -3777,11 +3926,18 @@ def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
 
 def _handed(value: Value) -> Value:
     """A value as a calling context hands it to a callee (`anonymous`), each option with the
-    choice that gives it (`Flow._chosen`), so that what the callee finds of each option is
-    found on the caller's runs that choose it; the caller's other branch outcomes stay its own."""
-    if not isinstance(value, Either) or not any(map(paths.choices, value.guards)):
+    choice that gives it (`Flow._chosen`) and the outcomes about the run's inputs on the way to
+    it (`environment.about_inputs`), so that what the callee finds of each option is found on
+    the caller's runs that give it; the caller's other branch outcomes stay its own."""
+    if not isinstance(value, Either) or not any(map(_handed_outcomes, value.guards)):
         return anonymous(value)
-    return guarded([(anonymous(option), paths.choices(guard)) for option, guard in guarded_options(value)])
+    return guarded([(anonymous(option), _handed_outcomes(guard)) for option, guard in guarded_options(value)])
+
+
+def _handed_outcomes(guard: Path) -> Path:
+    """The outcomes of a guard that mean the same in a callee: which object a name of a walk is,
+    and the tests of the run's inputs."""
+    return paths.choices(guard) | environment.about_inputs(guard)
 
 
 def _param_root(func: nodes.FunctionDef, name: str) -> Root:

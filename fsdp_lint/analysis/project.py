@@ -9,7 +9,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values, paths
+from fsdp_lint.analysis import class_values, environment, paths
 from fsdp_lint.analysis.context import ABOVE, UNKNOWN_CONTEXT, Context, CreatedInstances, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
@@ -85,7 +85,7 @@ class Project:
         self, modules: List[nodes.Module], load: Optional[ModuleLoader] = None,
         index: Optional[ModuleIndex] = None, entered: Optional[FrozenSet[str]] = None,
         apis: DeclaredApis = DeclaredApis(), memo: Optional["ResolutionMemo"] = None,
-        instances: Optional[CreatedInstances] = None,
+        instances: Optional[CreatedInstances] = None, environment_written: FrozenSet[str] = frozenset(),
     ):
         """`load` parses a module of the tree that was left out of `modules` when a name resolves
         into it (the engine parses only the files that can matter, and the rest on demand).
@@ -100,8 +100,11 @@ class Project:
         `memo`: what name resolution found, which depends on the tree alone, so the projects of
         one analysis (one a round) can share it, as they share `instances`, the numbering of
         the objects callees create, which their kept summaries hold.
+        `environment_written`: the variables of the process environment some file of the tree
+        writes (`environment.written`): reads of the others are the run's inputs.
         """
         self.apis = apis
+        self.environment_written = environment_written
         self.modules: Dict[str, nodes.Module] = {module.name: module for module in modules}
         self._load = load
         self._index = index
@@ -127,6 +130,9 @@ class Project:
         self._assigned_globals: Dict[Optional[str], Optional[Root]] = {}  # `imported_global`, by qualified name
         self._globals_read: Dict[int, FrozenSet[str]] = {}
         self._none_tested: Dict[int, FrozenSet[str]] = {}
+        self._attributes_tested: Dict[int, FrozenSet[str]] = {}
+        self._direct_tests: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
+        self._methods_named: Optional[Dict[str, List[nodes.FunctionDef]]] = None
         self._direct_globals: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
@@ -316,16 +322,7 @@ class Project:
         most), which see the same globals."""
         known = self._globals_read.get(id(func))
         if known is None:
-            found: Set[str] = set()
-            pending, seen = [func], {id(func)}
-            while pending and len(seen) <= 32:
-                names, callees = self._globals_of(pending.pop())
-                found |= names
-                for callee in callees:
-                    if id(callee) not in seen:
-                        seen.add(id(callee))
-                        pending.append(callee)
-            known = self._globals_read[id(func)] = frozenset(found)
+            known = self._globals_read[id(func)] = _names_reached(func, self._globals_of, 32)
         return known
 
     def none_tested(self, func: nodes.FunctionDef) -> FrozenSet[str]:
@@ -342,6 +339,65 @@ class Project:
                     found.add(tested[0].name)
             known = self._none_tested[id(func)] = frozenset(found)
         return known
+
+    def attributes_tested(self, func: nodes.FunctionDef) -> FrozenSet[str]:
+        """The names a call of `func` may test: attributes and parameters read in its tests
+        (`if`, `while`, conditional expressions, comparisons, `and`/`or`) and the environment
+        variables it reads, its own and those of the functions it may call (by name: a function
+        of its module, a method or property of a class of the tree by the attribute), a few dozen
+        at most. What a calling context says of the caller's branch outcomes is kept to these
+        (`Context.outcomes`), so that calls under outcomes the callee never reads share contexts."""
+        known = self._attributes_tested.get(id(func))
+        if known is None:
+            known = self._attributes_tested[id(func)] = _names_reached(func, self._tests_of, 64)
+        return known
+
+    def _tests_of(self, func: nodes.FunctionDef) -> Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]:
+        """The names `func` itself tests (`attributes_tested`), and the functions it may call."""
+        known = self._direct_tests.get(id(func))
+        if known is not None:
+            return known
+        names: Set[str] = set()
+        tests = [node.test for node in func.nodes_of_class((nodes.If, nodes.While, nodes.IfExp))]
+        tests += list(func.nodes_of_class((nodes.Compare, nodes.BoolOp)))
+        for test in tests:
+            for node in [test, *test.nodes_of_class((nodes.Attribute, nodes.Name))]:
+                if isinstance(node, nodes.Attribute):
+                    names.add(node.attrname)
+                elif isinstance(node, nodes.Name):
+                    names.add(node.name)
+        callees: List[nodes.FunctionDef] = []
+        module = func.root()
+        for node in func.nodes_of_class((nodes.Call, nodes.Attribute, nodes.Subscript)):
+            read = environment.read_name(node, self._environment_reader(node))
+            if read is not None:
+                names.add(read)
+            if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Name) and node.func.name not in func.locals:
+                target = _last_definition(module, node.func.name)
+                target = _method(target, "__init__") if isinstance(target, nodes.ClassDef) else target
+                if isinstance(target, nodes.FunctionDef):
+                    callees.append(target)
+            elif isinstance(node, nodes.Attribute):
+                callees.extend(self._methods_by_name().get(node.attrname, ()))
+        known = self._direct_tests[id(func)] = (frozenset(names), tuple(callees))
+        return known
+
+    def _environment_reader(self, node: nodes.NodeNG) -> Optional[str]:
+        """The qualified name of what `node` may read the environment through (the function a
+        call calls, the object a subscript indexes), where its last name is one that can."""
+        read = node.func if isinstance(node, nodes.Call) else node.value if isinstance(node, nodes.Subscript) else None
+        last = read.attrname if isinstance(read, nodes.Attribute) else read.name if isinstance(read, nodes.Name) else None
+        return self.qualified_name(read) if last in ("get", "getenv", "environ") else None
+
+    def _methods_by_name(self) -> Dict[str, List[nodes.FunctionDef]]:
+        """The methods and properties of the classes of the modules parsed so far, by name."""
+        if self._methods_named is None:
+            self._methods_named = {}
+            for module in self.modules.values():
+                for cls in module.nodes_of_class(nodes.ClassDef):
+                    for method in cls.mymethods():
+                        self._methods_named.setdefault(method.name, []).append(method)
+        return self._methods_named
 
     def _globals_of(self, func: nodes.FunctionDef) -> Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]:
         """The globals `func` itself reads (`globals_read`), and the functions of its module it calls."""
@@ -398,6 +454,9 @@ class Project:
         self.called = set().union(*(calls for _, calls in self._walks.values()))
         self._cycles = None
         self._contexts.clear()  # `widen` counts afresh, as in a first round
+        self._methods_named = None  # methods of the modules parsed since count for `attributes_tested`
+        self._attributes_tested.clear()
+        self._direct_tests.clear()
 
     def is_entry(self, func: nodes.FunctionDef) -> bool:
         """Whether `func` is analysed on its own, in the context an unknown caller gives it
@@ -1054,6 +1113,23 @@ def defined_in(module: nodes.Module, kind: type) -> Iterator[nodes.NodeNG]:
             child for child in reversed(list(node.get_children()))
             if child.is_statement or isinstance(child, nodes.MatchCase)
         )
+
+
+def _names_reached(
+    func: nodes.FunctionDef, direct: Callable[[nodes.FunctionDef], Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]], most: int,
+) -> FrozenSet[str]:
+    """The names `direct` finds in `func` and in the functions it may call, and those call in
+    turn (`direct` gives a function's own names and its callees), up to `most` functions."""
+    found: Set[str] = set()
+    pending, seen = [func], {id(func)}
+    while pending and len(seen) <= most:
+        names, callees = direct(pending.pop())
+        found |= names
+        for callee in callees:
+            if id(callee) not in seen:
+                seen.add(id(callee))
+                pending.append(callee)
+    return frozenset(found)
 
 
 def _star_imported(module: nodes.Module) -> List[str]:

@@ -49,9 +49,23 @@ def disjunction(operands: Sequence[Truth]) -> Truth:
 def conjoined(truth: Truth, path: Path) -> Truth:
     """The description on the runs that take `path` too (a value returned there)."""
     return Truth(
-        tuple(c | path for c in truth.when_true if paths.compatible(c, path)),
-        tuple(c | path for c in truth.when_false if paths.compatible(c, path)),
+        tuple(_reduced(c | path) for c in truth.when_true if paths.compatible(c, path)),
+        tuple(_reduced(c | path) for c in truth.when_false if paths.compatible(c, path)),
     )
+
+
+def _reduced(condition: Path) -> Path:
+    """A conjunction without the flags its other flags decide (`type == "sharded"` makes
+    `type == "full"` false): the same runs, so that the opposite of what is left (an arm's
+    literal, `arm_literals`) is one outcome a path can contradict."""
+    flags = paths.flag_literals(condition)
+    if len(flags) < 2:
+        return condition
+    implied = {
+        literal for literal in flags
+        if paths.implied(flags - {literal}, literal[0][1], literal[0][2], literal[0][3]) is literal[1]  # type: ignore[arg-type]
+    }
+    return condition - implied if implied and implied != flags else condition
 
 
 def returned(values: Sequence[Value], at: Sequence[Optional[Alternatives]]) -> Truth:
@@ -99,5 +113,5 @@ def _product(groups: Sequence[Alternatives]) -> Alternatives:
     an outcome and its opposite) are left out, which leaves room for the others."""
     found: Alternatives = (EMPTY,)
     for group in groups:
-        found = tuple(dict.fromkeys(a | b for a in found for b in group if paths.compatible(a, b)))[:MAX_ALTERNATIVES]
+        found = tuple(dict.fromkeys(_reduced(a | b) for a in found for b in group if paths.compatible(a, b)))[:MAX_ALTERNATIVES]
     return found

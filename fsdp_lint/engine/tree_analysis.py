@@ -18,7 +18,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 from astroid import nodes
 
 from fsdp_lint.engine import noqa, prefilter, syntax_check
-from fsdp_lint.analysis import imported_code
+from fsdp_lint.analysis import environment, imported_code
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, CreatedInstances, Origin
 from fsdp_lint.analysis.flow import CallListener, Flow, scope_key
@@ -192,7 +192,10 @@ def analyse_tree(
         entered = frozenset(tree.names[path] for path in analysed) | demanded if use_prefilter else None
         if project is None:
             trees = [file.tree for file in state.parsed.values()]
-            project = Project(trees, load=state.load, index=state, entered=entered, apis=config.apis, memo=state.memo, instances=state.instances)
+            project = Project(
+                trees, load=state.load, index=state, entered=entered, apis=config.apis, memo=state.memo,
+                instances=state.instances, environment_written=environment.written(tree.data.values()),
+            )
         elif entered != project.entered:
             # Newly entered code changes the summaries that deferred calls into it: walk again.
             assert entered is not None

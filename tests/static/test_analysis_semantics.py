@@ -2138,6 +2138,105 @@ def test_a_summary_cut_short_by_the_call_depth_is_not_what_a_shallower_call_gets
     assert _lint(files) == [("train.py", line, "FSD203")]
 
 
+_WRAPPED_BY_ENVIRONMENT = """
+import os
+from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, fully_shard
+
+
+def wrap(model):
+    if os.environ.get("FSDP_VERSION", "1") == "2":
+        fully_shard(model)
+        return model
+    return FSDP(model)
+"""
+
+_GATHERED_BY_ENVIRONMENT = """
+import os
+from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+from setup import wrap
+
+
+def gather(model):
+    model = wrap(model)
+    if os.getenv("FSDP_VERSION") != "2":
+        with FSDP.summon_full_params(model):
+            return model.state_dict()
+    return model.state_dict()
+"""
+
+
+def test_a_variable_of_the_environment_is_one_value_on_a_run():
+    """`os.environ.get(NAME, default)`, `os.getenv(NAME)` and `os.environ[NAME]` in any function
+    of any module read one value on a run: tests of it take the same arm everywhere."""
+    assert _lint({"setup.py": _WRAPPED_BY_ENVIRONMENT, "train.py": _GATHERED_BY_ENVIRONMENT}) == []
+    subscript = _GATHERED_BY_ENVIRONMENT.replace('os.getenv("FSDP_VERSION") != "2"', 'os.environ["FSDP_VERSION"] != "2"')
+    assert _lint({"setup.py": _WRAPPED_BY_ENVIRONMENT, "train.py": subscript}) == []
+    # another variable is another input: the FSDP1 API is reached where FSDP_VERSION is "2"
+    other = _GATHERED_BY_ENVIRONMENT.replace('os.getenv("FSDP_VERSION")', 'os.getenv("FSDP_MODE")')
+    assert _lint({"setup.py": _WRAPPED_BY_ENVIRONMENT, "train.py": other}) == [("train.py", 10, "FSD203")]
+
+
+def test_a_variable_the_tree_writes_is_no_input():
+    """A variable some file of the tree sets (here a launcher nothing imports) may hold what
+    was written by the time it is read: its reads are unknown values, tested independently."""
+    launcher = 'import os\nimport subprocess\n\nos.environ["FSDP_VERSION"] = "2"\nsubprocess.run(["python", "train.py"])\n'
+    files = {"setup.py": _WRAPPED_BY_ENVIRONMENT, "train.py": _GATHERED_BY_ENVIRONMENT, "launch.py": launcher}
+    assert _lint(files) == [("train.py", 10, "FSD203")]
+    for write in ('os.environ.setdefault("FSDP_VERSION", "2")', 'os.environ.update({"FSDP_VERSION": "2"})', 'os.putenv("FSDP_VERSION", "2")'):
+        assert _lint({**files, "launch.py": launcher.replace('os.environ["FSDP_VERSION"] = "2"', write)}) == [("train.py", 10, "FSD203")]
+
+
+def test_a_record_built_from_one_of_several_dicts_keeps_the_runs_of_each():
+    """`Config(**args)` of a dict filled on one arm or another: each field holds its value on the
+    runs of that arm, so a test of the field (`cfg.fsdp2 is not None`) and a test of what chose
+    the arm take the same runs."""
+    setup = """
+    import os
+    from dataclasses import dataclass
+    from typing import Optional
+
+
+    class Options1:
+        pass
+
+
+    class Options2:
+        pass
+
+
+    @dataclass
+    class Config:
+        fsdp: Optional[Options1] = None
+        fsdp2: Optional[Options2] = None
+
+
+    def parse_config():
+        args = {}
+        if os.environ.get("FSDP_VERSION", "1") == "2":
+            args["fsdp2"] = Options2()
+        else:
+            args["fsdp"] = Options1()
+        return Config(**args)
+    """
+    train = SHARD + """
+    import os
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+    from setup import parse_config
+
+
+    def gather(model):
+        cfg = parse_config()
+        if cfg.fsdp2 is not None:
+            fully_shard(model)
+        if os.getenv("FSDP_VERSION") != "2":
+            with FSDP.summon_full_params(model):
+                return model.state_dict()
+        return None
+    """
+    assert _lint({"setup.py": setup, "train.py": train}) == []
+    assert _lint({"setup.py": setup, "train.py": train.replace("if cfg.fsdp2 is not None:", "if cfg.fsdp is not None:")}) == [("train.py", 13, "FSD203")]
+
+
 @pytest.mark.parametrize(
     "loop, listed, reported",
     [
