@@ -603,7 +603,8 @@ class Flow:
 
     def is_module(self, obj: Obj) -> bool:
         """Whether something says `obj` is a module: it is, or holds, a module sharded on a run to
-        here (`fully_shard` takes modules), the walk knows its class and it is no parameter's, or
+        here (`fully_shard` takes modules; a module around it, or a path the caller matched only
+        through a name given at run time, says nothing of what it is), the walk knows its class and it is no parameter's, or
         it is an attribute its owner's class files as a submodule (`ClassFacts.submodules`: `head`
         of a class that calls `self.head(x)`). An attribute read from a module with nothing known
         of it (`quantizer._amax`, `getattr(module, name)`) may as well be a buffer or a parameter: a tensor."""
@@ -611,7 +612,7 @@ class Flow:
         point = self.point()
         if any(
             self.contains(found, e.target, must=True) and self.happens_before(Point(e.seq, e.path), point)
-            and not (e.inherited and (e.target.root, e.target.attrs) in self._guessed)
+            and not e.above and not self._guessed_event(e)
             for e in self.events
         ):
             return True
@@ -621,6 +622,11 @@ class Flow:
         if not found.attrs:
             return False
         return found.attrs[-1] in self.project.class_facts(self._class_name(Obj(found.root, found.attrs[:-1]))).submodules
+
+    def _guessed_event(self, event: ShardEvent) -> bool:
+        """Whether `event` is the caller's shard of a path matched only through a name given at
+        run time (`ObjectFacts.guessed`): what the object there is, it does not say."""
+        return event.inherited and (event.target.root, event.target.attrs) in self._guessed
 
     def casts_in_place(self, call: nodes.Call, obj: Obj) -> bool:
         """Whether a dtype cast (`.to(dtype)`, `.float()`, ...) called on `obj` casts a module's
@@ -2728,7 +2734,7 @@ class Flow:
 
         def note(attrs: AttrPath, event: ShardEvent, exact: bool = False, by_name: bool = True) -> None:
             attrs = anonymous_attrs(attrs)
-            if by_name:
+            if by_name and not self._guessed_event(event):
                 named.add(attrs)
             flags = paths.flag_literals(event.path)
             sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
@@ -2757,7 +2763,8 @@ class Flow:
             target = event.target
             if target.root == base.root and len(target.attrs) >= len(base.attrs) and path_covers(Obj(base.root, target.attrs[: len(base.attrs)]), base):
                 by_name = target.attrs[: len(base.attrs)] == base.attrs
-                note(target.attrs[len(base.attrs):], event, by_name, by_name)
+                inside = target.attrs[len(base.attrs):]
+                note(ABOVE if event.above and not inside else inside, event, by_name, by_name)
             elif path_covers(target, base):
                 note(() if len(target.attrs) == len(base.attrs) else ABOVE, event, target.attrs == base.attrs)
             else:

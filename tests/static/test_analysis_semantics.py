@@ -2394,12 +2394,15 @@ def test_a_dataclass_runs_its_post_init_after_its_fields_and_a_named_tuple_does_
 
 def test_a_member_named_at_run_time_of_a_sharded_model_is_no_module_to_a_callee():
     """`getattr(sub_module, name)` over `named_modules()` of a sharded model may be a parameter
-    (a tensor): the helper that casts it and uses the copy changes nothing FSDP manages. Given
-    the sharded model itself, the same helper's cast is a module's, after the forward."""
+    (a tensor), and so may `model.scale`, an attribute inside a sharded unit: the helper that
+    casts it (two calls down) and uses the copy changes nothing FSDP manages. Given the sharded
+    model itself, the same helper's cast is a module's, after the forward."""
     quant = """
     def quantize(weight):
-        scale = weight.float().abs().amax()
-        return weight / scale
+        return weight / amax(weight)
+
+    def amax(tensor):
+        return tensor.float().abs().amax()
     """
     train = SHARD + """
     import torch
@@ -2413,8 +2416,9 @@ def test_a_member_named_at_run_time_of_a_sharded_model_is_no_module_to_a_callee(
         for name, sub_module in model.named_modules():
             for weight_name in names:
                 quantize(getattr(sub_module, weight_name))
+        quantize(model.scale)
         if whole:
             quantize(model)
     """
-    assert _lint({"quant.py": quant, "train.py": train}) == [("quant.py", 3, "FSD204")]
+    assert _lint({"quant.py": quant, "train.py": train}) == [("quant.py", 6, "FSD204")]
     assert _lint({"quant.py": quant, "train.py": train.replace("quantize(model)", "pass")}) == []
