@@ -16,7 +16,7 @@ from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.call_graph import unreached_cycles
 from fsdp_lint.analysis.flags import AttrPath, ClassFlags, Guard, self_path
 from fsdp_lint.analysis.imported_code import ImportedCode
-from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
+from fsdp_lint.analysis.flow import Flow, exits_inside_loops, is_instance_method, scope_key
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Container, Deferred, Obj, Optimizer, Root, Value, options_of, path_covers, related_objects
@@ -123,6 +123,7 @@ class Project:
         self._assigned_globals: Dict[Optional[str], Optional[Root]] = {}  # `imported_global`, by qualified name
         self._globals_read: Dict[int, FrozenSet[str]] = {}
         self._none_tested: Dict[int, FrozenSet[str]] = {}
+        self._loop_exits: Dict[int, bool] = {}
         self._direct_globals: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
@@ -322,6 +323,14 @@ class Project:
                         seen.add(id(callee))
                         pending.append(callee)
             known = self._globals_read[id(func)] = frozenset(found)
+        return known
+
+    def exits_inside_loops(self, scope: nodes.NodeNG) -> bool:
+        """`flow.exits_inside_loops`, read once per scope: each walk of a scope asks it, and a
+        function is walked in every context it is called in."""
+        known = self._loop_exits.get(id(scope))
+        if known is None:
+            known = self._loop_exits[id(scope)] = exits_inside_loops(scope)
         return known
 
     def none_tested(self, func: nodes.FunctionDef) -> FrozenSet[str]:
