@@ -127,6 +127,7 @@ class Project:
         self._direct_globals: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
+        self._drivers_run: Dict[Tuple[int, Tuple[int, ...]], Flow] = {}  # `_driven`
         self._self_reads: Dict[str, FrozenSet[str]] = {}
         self._contexts: Dict[str, Dict[Context, Context]] = {}  # `widen`'s contexts of each function, each kept once
         self._root_events: Dict[Root, List[Obj]] = {}
@@ -397,6 +398,7 @@ class Project:
             self._summaries.pop(walk, None)
         self._this_round.clear()
         self._entry_contexts.clear()
+        self._drivers_run.clear()
         self._top_levels.clear()
         self._failed.clear()
         self._drivers.clear()  # bases in the modules entered now may resolve
@@ -506,12 +508,15 @@ class Project:
     def _driven(self, cls: nodes.ClassDef, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
         """The context of `func` on an object of `cls` that the methods known to run before it
         prepared: a walk of nothing, on the class, that applies them in order."""
-        driver = Flow(self, cls)
         receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
         earlier = [] if func.name == "__init__" else ["__init__"] + lifecycle_before(self._framework_bases(cls), func.name)
-        for name in earlier:
-            method = self.resolve_method(receiver, None, name)
-            if isinstance(method, nodes.FunctionDef):
+        methods = [method for method in (self.resolve_method(receiver, None, name) for name in earlier) if isinstance(method, nodes.FunctionDef)]
+        # the same methods run first for most methods of a class (`__init__`): driven once
+        key = (id(cls), tuple(id(method) for method in methods))
+        driver = self._drivers_run.get(key)
+        if driver is None:
+            driver = self._drivers_run[key] = Flow(self, cls)
+            for method in methods:
                 driver.drive(method, receiver)
         return driver.context_for_method(func, receiver)
 
