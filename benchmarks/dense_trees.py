@@ -4,8 +4,9 @@ On the torch tree (`lint_speed.py`) almost every file is skipped unparsed; in th
 fsdp-lint is for, most files matter, so these trees show what the analysis itself costs. Each
 round runs, tree by tree: ruff, fsdp-lint without a cache (*cold*), fsdp-lint filling a cache
 directory made for the round, fsdp-lint again from it (*warm*), and fsdp-lint from it once more
-after one FSDP2 file of the tree was edited (*edit*: a comment and `_fsdp_lint_bench = 0`
-appended to a file that calls `fully_shard`, `EDITED` below, restored right after), every command
+after one FSDP2 file of the tree was edited (*edit*: `; _fsdp_lint_bench = 0`, a local assignment,
+added to a statement of the body of a function that calls `fully_shard` in `EDITED`'s file, as a
+pull request edits a function; restored right after), every command
 a fresh process. Several `--fsdp-lint` commands (another checkout of the linter, say) take turns
 in the same rounds, so they share the machine's load. Every run's maximum resident set comes from
 `wait4`; the PSS of the process tree is sampled in one extra round, as in `lint_speed.py`. The
@@ -21,6 +22,7 @@ linters' bytecode is compiled once before the timed rounds (`cache_bytecode`).
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import os
 import shlex
@@ -42,9 +44,10 @@ EDITED = {
     "accelerate": "src/accelerate/utils/fsdp_utils.py",
     "torchtune": "torchtune/training/_distributed.py",
 }
-# Appended at the end of the file: a new line that changes none of the findings (the cold run's
-# must come back), but the file's bytes, so a cache cannot answer the whole run unchanged.
-EDIT_TEXT = b"\n# fsdp-lint benchmark: an edit\n_fsdp_lint_bench = 0\n"
+# Added after a statement of a function's body, on its line: a new local that changes none of the
+# findings (the cold run's must come back, lines and columns included), but the function's code, so
+# a cache can answer neither the run nor that function unchanged.
+EDIT_STATEMENT = b"; _fsdp_lint_bench = 0"
 
 
 def linters(specs: Sequence[str]) -> List[Tuple[str, List[str]]]:
@@ -70,7 +73,7 @@ def measure_round(
         for kind, extra in ((COLD, ["--no-cache"]), (FILL, ["--cache-dir", cache]), (WARM, ["--cache-dir", cache])):
             measured[f"{label} {kind}"] = run(f"{label} {kind} {tree}", base + extra, workdir, sample)
         if edited is not None:
-            with appended(os.path.join(tree, edited), EDIT_TEXT):
+            with edited_body(os.path.join(tree, edited)):
                 measured[f"{label} {EDIT}"] = run(f"{label} {EDIT} {tree}", base + ["--cache-dir", cache], workdir, sample)
         cold = findings(measured[f"{label} {COLD}"])
         for kind in (FILL, WARM, EDIT):
@@ -109,15 +112,15 @@ def measure_warm_round(
 
 
 @contextlib.contextmanager
-def appended(path: str, text: bytes) -> Iterator[None]:
-    """`path` with `text` at its end, restored to its bytes and its modification time after (the
-    tree stays a faithful checkout, whatever interrupts the run)."""
+def edited_body(path: str) -> Iterator[None]:
+    """`path` with a statement of a function's body edited (`body_edit`), restored to its bytes and
+    its modification time after (the tree stays a faithful checkout, whatever interrupts the run)."""
     with open(path, "rb") as handle:
         original = handle.read()
     status = os.stat(path)
     try:
         with open(path, "wb") as handle:
-            handle.write(original + (b"" if original.endswith(b"\n") or not original else b"\n") + text)
+            handle.write(body_edit(original, path))
         yield
     finally:
         with open(path, "wb") as handle:
@@ -125,8 +128,47 @@ def appended(path: str, text: bytes) -> Iterator[None]:
         os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
 
 
+def body_edit(source: bytes, path: str = "<file>") -> bytes:
+    """`source` with `EDIT_STATEMENT` after the first statement of the body of its first function
+    (outermost first) that calls `fully_shard`: a simple statement, after its docstring, that ends
+    its line (nothing but a comment after it), so no finding moves, not even by a column."""
+    lines = source.splitlines(keepends=True)
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not _calls_fully_shard(function):
+            continue
+        for statement in function.body:
+            if isinstance(statement, _COMPOUND) or _is_docstring(statement) or statement.end_lineno is None:
+                continue
+            line = lines[statement.end_lineno - 1]
+            end = statement.end_col_offset or 0
+            rest = line[end:].strip()
+            if not rest or rest.startswith(b"#"):
+                lines[statement.end_lineno - 1] = line[:end] + EDIT_STATEMENT + line[end:]
+                return b"".join(lines)
+    raise SystemExit(f"{path}: no function that calls fully_shard has a statement to edit")
+
+
+_COMPOUND = (
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While, ast.With,
+    ast.AsyncWith, ast.Try, ast.Match, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()),
+)
+
+
+def _calls_fully_shard(function: ast.AST) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call):
+            callee = node.func
+            if (isinstance(callee, ast.Name) and callee.id == "fully_shard") or (isinstance(callee, ast.Attribute) and callee.attr == "fully_shard"):
+                return True
+    return False
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
+
+
 def edited_files(trees: Sequence[str], overrides: Sequence[str]) -> Dict[str, Optional[str]]:
-    """The file each tree's edit scenario appends to (`EDITED`, or `--edit NAME=PATH`); None: no
+    """The file each tree's edit scenario edits (`EDITED`, or `--edit NAME=PATH`); None: no
     edit scenario for that tree."""
     chosen = dict(EDITED)
     for override in overrides:
@@ -151,7 +193,7 @@ def main(argv: Sequence[str] = ()) -> int:
     )
     parser.add_argument(
         "--edit", action="append", default=[], metavar="NAME=PATH",
-        help="the file of tree NAME (its directory's name) that the edit scenario appends to, relative to the tree",
+        help="the file of tree NAME (its directory's name) whose function the edit scenario edits, relative to the tree",
     )
     parser.add_argument(
         "--warm-only", action="store_true",

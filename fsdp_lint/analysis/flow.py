@@ -201,7 +201,6 @@ class Flow:
         self._returned_at: List[Optional[truths.Alternatives]] = []  # the way to each return about objects (`_object_path`)
         self._captured: Dict[paths.Literal, Path] = {}  # outcomes of tests that flags describe whole (`_outcome`)
         self._chosen_outcomes: Dict[paths.Literal, truths.Alternatives] = {}  # others, by the objects runs choose (`_outcome`)
-        self._loop_exits: Optional[bool] = None  # a `return` in a loop or `try` (`_object_path`)
         self.conditions: List[Tuple[nodes.NodeNG, bool]] = []
         self.attr_assignments: List[AttrAssignment] = []
         self.path: Path = EMPTY
@@ -1215,9 +1214,7 @@ class Flow:
         each of which takes it (a test of names bound to several objects: `left is None`, on the
         objects each run chooses); None where one is not so described, or where a `return` in a
         loop or a `try` may have ended a run the way does not tell apart."""
-        if self._loop_exits is None:
-            self._loop_exits = _exits_inside_loops(self.scope)
-        if self._loop_exits:
+        if self.project.exits_inside_loops(self.scope):
             return None
         found: Set[paths.Literal] = set()
         chosen: List[truths.Alternatives] = []
@@ -3871,7 +3868,7 @@ def _breaks(loop: Union[nodes.For, nodes.AsyncFor]) -> bool:
     return False
 
 
-def _exits_inside_loops(scope: nodes.NodeNG) -> bool:
+def exits_inside_loops(scope: nodes.NodeNG) -> bool:
     """Whether a `return` of `scope` (not of a function inside it) lies in a loop or a `try`."""
     for node in scope.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
         parent = node.parent

@@ -16,7 +16,7 @@ from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.call_graph import unreached_cycles
 from fsdp_lint.analysis.flags import AttrPath, ClassFlags, Guard, self_path
 from fsdp_lint.analysis.imported_code import ImportedCode
-from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
+from fsdp_lint.analysis.flow import Flow, exits_inside_loops, is_instance_method, scope_key
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Container, Deferred, Obj, Optimizer, Root, Value, options_of, path_covers, related_objects
@@ -133,9 +133,11 @@ class Project:
         self._attributes_tested: Dict[int, FrozenSet[str]] = {}
         self._direct_tests: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
         self._methods_named: Optional[Dict[str, List[nodes.FunctionDef]]] = None
+        self._loop_exits: Dict[int, bool] = {}
         self._direct_globals: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
         self._scope_events: Dict[str, List[ShardEvent]] = {}
         self._entry_contexts: Dict[str, Tuple[Context, Dict[str, Origin]]] = {}
+        self._drivers_run: Dict[Tuple[int, Tuple[int, ...]], Flow] = {}  # `_driven`
         self._self_reads: Dict[str, FrozenSet[str]] = {}
         self._contexts: Dict[str, Dict[Context, Context]] = {}  # `widen`'s contexts of each function, each kept once
         self._root_events: Dict[Root, List[Obj]] = {}
@@ -325,6 +327,14 @@ class Project:
             known = self._globals_read[id(func)] = _names_reached(func, self._globals_of, 32)
         return known
 
+    def exits_inside_loops(self, scope: nodes.NodeNG) -> bool:
+        """`flow.exits_inside_loops`, read once per scope: each walk of a scope asks it, and a
+        function is walked in every context it is called in."""
+        known = self._loop_exits.get(id(scope))
+        if known is None:
+            known = self._loop_exits[id(scope)] = exits_inside_loops(scope)
+        return known
+
     def none_tested(self, func: nodes.FunctionDef) -> FrozenSet[str]:
         """The parameters `func` tests against None (`x is None`, `x is not None`): those whose
         argument's being None or not a calling context carries, and no other, so that callers
@@ -448,6 +458,7 @@ class Project:
             self._summaries.pop(walk, None)
         self._this_round.clear()
         self._entry_contexts.clear()
+        self._drivers_run.clear()
         self._top_levels.clear()
         self._failed.clear()
         self._drivers.clear()  # bases in the modules entered now may resolve
@@ -560,12 +571,15 @@ class Project:
     def _driven(self, cls: nodes.ClassDef, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
         """The context of `func` on an object of `cls` that the methods known to run before it
         prepared: a walk of nothing, on the class, that applies them in order."""
-        driver = Flow(self, cls)
         receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
         earlier = [] if func.name == "__init__" else ["__init__"] + lifecycle_before(self._framework_bases(cls), func.name)
-        for name in earlier:
-            method = self.resolve_method(receiver, None, name)
-            if isinstance(method, nodes.FunctionDef):
+        methods = [method for method in (self.resolve_method(receiver, None, name) for name in earlier) if isinstance(method, nodes.FunctionDef)]
+        # the same methods run first for most methods of a class (`__init__`): driven once
+        key = (id(cls), tuple(id(method) for method in methods))
+        driver = self._drivers_run.get(key)
+        if driver is None:
+            driver = self._drivers_run[key] = Flow(self, cls)
+            for method in methods:
                 driver.drive(method, receiver)
         return driver.context_for_method(func, receiver)
 

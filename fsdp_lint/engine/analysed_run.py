@@ -8,6 +8,7 @@ analysis and the rules, which a run answered from the cache never needs.
 
 from __future__ import annotations
 
+import ast
 import logging
 import time
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
@@ -88,9 +89,11 @@ def lint_tree(
     return result
 
 
-def lint_sources(sources: Mapping[str, str], options: LintOptions, is_package_dir: Callable[[str], bool]) -> LintResult:
+def lint_sources(
+    sources: Mapping[str, str], options: LintOptions, is_package_dir: Callable[[str], bool], syntax: Mapping[str, ast.Module],
+) -> LintResult:
     """`fsdp_lint.engine.lint.lint_sources`: decoded sources keyed by their display path."""
-    tree = SourceTree(dict(sources), analysed_module_names(sources, is_package_dir), target_version=options.target_version)
+    tree = SourceTree(dict(sources), analysed_module_names(sources, is_package_dir), target_version=options.target_version, syntax=syntax)
     config = rule_config(options)
     scan_errors = scan(tree, config, options.jobs)
     analysis = _analyse(tree, config, relevant_paths(tree, config), options)

@@ -11,6 +11,7 @@ Nothing here knows a particular rule; nothing here imports torch or the linted c
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import gc
 import logging
@@ -217,15 +218,18 @@ def lint_sources(
     sources: Mapping[str, str],
     options: LintOptions = LintOptions(),
     is_package_dir: Optional[Callable[[str], bool]] = None,
+    syntax: Optional[Mapping[str, ast.Module]] = None,
 ) -> LintResult:
-    """Lint decoded sources keyed by their display path (the in-memory entry point)."""
+    """Lint decoded sources keyed by their display path (the in-memory entry point). `syntax`:
+    the syntax trees (`ast.parse`) of some of them, by path, where the caller has them already
+    (the flake8 plugin is handed flake8's): they are not parsed again, nor changed."""
     from fsdp_lint.engine import analysed_run
 
     if is_package_dir is None:
         in_memory = {os.path.dirname(os.path.abspath(p)) for p in sources if os.path.basename(p) == "__init__.py"}
         is_package_dir = in_memory.__contains__
     with _no_cyclic_gc():
-        return analysed_run.lint_sources(sources, options, is_package_dir)
+        return analysed_run.lint_sources(sources, options, is_package_dir, syntax or {})
 
 
 def _fingerprint(options: LintOptions) -> str:

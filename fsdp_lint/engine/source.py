@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import copy
 import functools
 import io
+import os
 import sys
 import tokenize
 from dataclasses import dataclass
-from typing import List, Mapping, Optional, Tuple, Union
+from typing import List, Mapping, Optional, Tuple, TypeVar, Union
 
 from astroid import nodes
-from astroid.builder import AstroidBuilder
+from astroid.builder import AstroidBuilder, _parse_string
 from astroid.exceptions import AstroidBuildingError, AstroidSyntaxError
 from astroid.manager import AstroidManager
 from astroid.raw_building import InspectBuilder
@@ -21,6 +24,8 @@ from fsdp_lint.engine import newer_syntax
 from fsdp_lint.engine.files import unanalysable
 from fsdp_lint.tool_codes import NeedsNewerPython
 from fsdp_lint.violation import Violation
+
+_Documented = TypeVar("_Documented", ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 class _OwnTextBuilder(AstroidBuilder):
@@ -41,6 +46,23 @@ class _OwnTextBuilder(AstroidBuilder):
         InspectBuilder.__init__(self, manager)
         self._apply_transforms = False
 
+    def build(self, text: str, modname: str, path: str, syntax: Optional[ast.Module] = None) -> nodes.Module:
+        """The module of `text`, rebuilt from `syntax` where the caller parsed `text` already (the
+        flake8 plugin is handed flake8's tree), as `string_build` would build it but for what the
+        analysis never reads: the `position` of each `def` and `class` header, which astroid finds
+        by tokenizing the header again (a quarter of the rebuild), and on flake8's tree, which is
+        parsed without them, the types of type comments."""
+        if syntax is None:
+            try:
+                syntax = _parse_string(text, type_comments=True, modname=modname)
+            except (TypeError, ValueError, SyntaxError, MemoryError) as exc:
+                raise AstroidSyntaxError("Parsing Python code failed:\n{error}", source=text, modname=modname, path=path, error=exc) from exc
+        package = modname.endswith(".__init__") or os.path.splitext(os.path.basename(path))[0] == "__init__"
+        builder = _Rebuilder(self._manager)  # without the text: no header positions
+        module = builder.visit_module(syntax, modname[:-9] if modname.endswith(".__init__") else modname, os.path.abspath(path), package)
+        module.file_bytes = text.encode("utf-8")
+        return self._post_build(module, builder, "utf-8")
+
     def _post_build(self, module: nodes.Module, builder: TreeRebuilder, encoding: str) -> nodes.Module:
         module.file_encoding = encoding
         for from_node, global_names in builder._import_from_nodes:
@@ -56,6 +78,15 @@ class _OwnTextBuilder(AstroidBuilder):
         # by reference counting, not left to the cyclic collector, which is off while a run lints.
         builder._visit_meths.clear()
         return module
+
+
+class _Rebuilder(TreeRebuilder):
+    """astroid's rebuilder, on a syntax tree that other tools may read after it: it takes each
+    docstring out of the body of a copy of its node, not of the node (flake8 hands every plugin
+    the same tree)."""
+
+    def _get_doc(self, node: _Documented) -> Tuple[_Documented, Optional[ast.Constant]]:
+        return super()._get_doc(copy.copy(node))
 
 
 @functools.lru_cache(maxsize=None)
@@ -91,13 +122,15 @@ def decode(data: bytes, display: str) -> Union[str, Violation]:
 
 def parse(
     text: str, module_name: str, path: str, display: str, target: Optional[newer_syntax.Version] = None, raw: Optional[bytes] = None,
+    syntax: Optional[ast.Module] = None,
 ) -> Union[nodes.Module, Violation]:
     """The module, or why it cannot be analysed. `target` is the oldest Python the project supports
     (`target-version`, `requires-python`), None where it declares none. `raw`: the file's bytes,
     which the module keeps as its `file_bytes` where they are the UTF-8 text astroid makes (the
-    run keeps them anyway: one copy, not two)."""
+    run keeps them anyway: one copy, not two). `syntax`: `text`'s syntax tree, where the caller
+    has it (`ast.parse(text)`)."""
     try:
-        module = _builder().string_build(text, modname=module_name, path=path)
+        module = _builder().build(text, module_name, path, syntax)
         if raw is not None and module.file_bytes == raw:
             module.file_bytes = raw
         return module

@@ -10,6 +10,7 @@ which the equivalence tests compare against.
 
 from __future__ import annotations
 
+import ast
 import os
 import traceback
 from dataclasses import dataclass, field
@@ -89,6 +90,7 @@ class SourceTree:
     on_disk: bool = False  # the display paths are the files' paths (their bytecode caches can be read)
     scans: Dict[str, prefilter.FileScan] = field(default_factory=dict)  # each file's byte scan (`scanner`)
     target_version: Optional[Tuple[int, int]] = None  # the project's Python, for `source.parse`
+    syntax: Mapping[str, ast.Module] = field(default_factory=dict)  # the caller's syntax trees of texts, by path (flake8's)
 
     def __post_init__(self) -> None:
         if not self.data:
@@ -262,7 +264,7 @@ class _State:
         if path in self.parsed or path in self.broken:
             return self.parsed.get(path)
         text = self.tree.texts[path]
-        built = parse(text, self.tree.names[path], os.path.abspath(path), path, self.tree.target_version, self.tree.data.get(path))
+        built = parse(text, self.tree.names[path], os.path.abspath(path), path, self.tree.target_version, self.tree.data.get(path), self.tree.syntax.get(path))
         if isinstance(built, Violation):
             self.broken[path] = built
             return None

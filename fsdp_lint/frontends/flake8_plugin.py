@@ -93,8 +93,9 @@ class Flake8Plugin:
     version = __version__
 
     def __init__(self, tree: ast.AST, filename: str, lines: List[str]):
-        # flake8 classifies plugins by their parameters: `tree` is required even though the rules
-        # work on astroid's tree, rebuilt from `lines`.
+        # flake8 parses `lines` into `tree` once for every plugin: astroid's tree is rebuilt from it
+        # (which leaves it as it was) instead of from a second parse.
+        self.tree = tree
         self.filename = filename
         self.lines = lines
 
@@ -113,7 +114,8 @@ class Flake8Plugin:
                     return
             from fsdp_lint.engine.lint import lint_sources
 
-            result = lint_sources({self.filename: text}, options)
+            syntax = {self.filename: self.tree} if isinstance(self.tree, ast.Module) else {}
+            result = lint_sources({self.filename: text}, options, syntax=syntax)
         except Exception as error:  # flake8 aborts its whole run on a plugin's exception
             sys.stderr.write(f"fsdp-lint: internal error on {self.filename}: {type(error).__name__}: {error} (file skipped)\n")
             return

@@ -170,3 +170,22 @@ def test_a_file_that_cannot_mention_fsdp_imports_nothing_of_the_analysis(tmp_pat
     assert {f[3] for f in findings(plain.stdout)} == {"F401"}
     sharded = flake8(["--select", "FSD,F", "--jobs", "1", "train.py"], tmp_path, prelude=prelude)
     assert "analysis imported: True" in sharded.stderr
+
+
+def test_the_plugin_rebuilds_flake8s_tree_without_changing_it(tmp_path):
+    """The plugin reuses the syntax tree flake8 hands every plugin instead of parsing again: its
+    findings are those of its own parse, and the tree, docstrings included, is left as it was for
+    the plugins that read it after this one."""
+    import ast
+
+    from fsdp_lint.frontends.flake8_plugin import Flake8Plugin
+
+    documented = '"""Training."""\n' + TRAIN.replace("import torch\n", "import torch\n\n\ndef step(model):\n    \"\"\"One step.\"\"\"\n    model.forward(1)\n\n\nclass Trainer:\n    \"\"\"Trains.\"\"\"\n\n", 1)
+    path = str(tmp_path / "train.py")
+    lines = documented.splitlines(keepends=True)
+    tree = ast.parse(documented)
+    before = ast.dump(tree, include_attributes=True)
+    found = [finding[:3] for finding in Flake8Plugin(tree, path, lines).run()]
+    assert ast.dump(tree, include_attributes=True) == before
+    own_parse = [finding[:3] for finding in Flake8Plugin(None, path, lines).run()]
+    assert found == own_parse and {message.split()[0] for _, _, message in found} == {"FSD202", "FSD201", "FSD301"}
