@@ -10,7 +10,8 @@ which build of fsdp-lint). It holds two records:
   unpickled alone: a run it answers imports neither astroid nor the analysis.
 - what the analysis depended on, kept pickled inside the first and unpickled only when the first
   does not answer: the files it read (with their module names), every module name it looked up
-  and where that led, and the files the byte scan kept. When some other file changed, the scan
+  and where that led, the files the byte scan kept, and the environment variables some file of
+  the tree writes (`fsdp_lint.analysis.environment`: any file, parsed or not). When some other file changed, the scan
   runs again; if it keeps the same files and none of the depended-on files or lookups changed, the
   analysis is reused and only the cheap per-file checks are redone. The rule pass, which may run
   in forked workers, parses nothing (`fsdp_lint.analysis.imported_code`), and the workers send
@@ -44,7 +45,7 @@ from fsdp_lint.violation import Violation
 if TYPE_CHECKING:
     from fsdp_lint.engine.tree_analysis import SourceTree, TreeAnalysis
 
-_FORMAT = 4
+_FORMAT = 5
 
 # How long before the first read of a run a file must have last changed for its status to vouch for
 # its contents: more than any file system's timestamp granularity (FAT's two seconds).
@@ -129,7 +130,7 @@ class ResultCache:
     def analysis(self, tree: SourceTree, relevant: FrozenSet[str], hashes: Mapping[str, bytes]) -> Optional[TreeAnalysis]:
         """The last analysis, if nothing it depended on changed (see the module docstring)."""
         entry = self._load_analysis()
-        if entry is None or entry.relevant != relevant:
+        if entry is None or entry.relevant != relevant or entry.analysis.environment_written != tree.environment_written:
             return None
         for path, digest, module in entry.depends_on:
             if path not in tree.data or tree.names.get(path) != module or hashes.get(path) != digest:

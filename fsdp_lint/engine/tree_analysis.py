@@ -11,6 +11,7 @@ which the equivalence tests compare against.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import traceback
 from dataclasses import dataclass, field
@@ -98,6 +99,12 @@ class SourceTree:
         for path in sorted(self.texts):
             self.by_module.setdefault(self.names[path], path)
 
+    @functools.cached_property
+    def environment_written(self) -> FrozenSet[str]:
+        """The variables of the process environment some file writes: read from every file's
+        bytes, parsed or not, so an input of the analysis that no parsed file vouches for."""
+        return environment.written(self.data.values())
+
 
 @dataclass
 class TreeAnalysis:
@@ -106,6 +113,7 @@ class TreeAnalysis:
     findings: Findings
     parsed: FrozenSet[str]  # the files whose contents it read (parsed, or scanned for their imports)
     resolved: Dict[str, Optional[str]]  # module names the analysis looked up -> path, or None
+    environment_written: FrozenSet[str]  # `SourceTree.environment_written` of the tree analysed
 
 
 def mentioned_names(rule_classes: Iterable[Type[Rule]]) -> FrozenSet[str]:
@@ -196,7 +204,7 @@ def analyse_tree(
             trees = [file.tree for file in state.parsed.values()]
             project = Project(
                 trees, load=state.load, index=state, entered=entered, apis=config.apis, memo=state.memo,
-                instances=state.instances, environment_written=environment.written(tree.data.values()),
+                instances=state.instances, environment_written=tree.environment_written,
             )
         elif entered != project.entered:
             # Newly entered code changes the summaries that deferred calls into it: walk again.
@@ -229,7 +237,7 @@ def analyse_tree(
     # A file the rule pass found by name may have been read (its imports scanned) in a worker.
     looked_at = frozenset(path for path in rule_findings.looked_up.values() if path is not None)
     read = frozenset(state.parsed) | frozenset(state.broken) | frozenset(state.scanned) | looked_at
-    return TreeAnalysis(findings, read, dict(state.resolved))
+    return TreeAnalysis(findings, read, dict(state.resolved), tree.environment_written)
 
 
 def _paths_of(tree: SourceTree, modules: Iterable[str]) -> Set[str]:

@@ -6,6 +6,7 @@ and with two. Also: module names, the options' fingerprint, and the rule pass pa
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable, List, Tuple
 
 import pytest
@@ -181,3 +182,19 @@ def test_the_engine_itself_parses_nothing_in_the_rule_pass(tmp_path):
     for jobs in (1, 2):
         result = run_cli([str(tmp_path), "--isolated", "--no-cache", "--jobs", str(jobs)])
         assert (result.code, result.out.strip(), result.err) == (0, "All checks passed.", "")
+
+
+def test_an_environment_variable_written_in_a_file_the_analysis_never_reads_is_an_input(tmp_path, monkeypatch):
+    """A variable some file of the tree writes is no input of the run (`analysis.environment`),
+    and that file need not be one the analysis reads: a launcher that sets `FSDP_VERSION` changes
+    what the two reads of it in the trainer may give, so the cached analysis must not answer."""
+    corpus = Path(__file__).parents[1] / "static" / "corpus" / "environment__fsdp_version_read_in_two_modules_clean"
+    write_tree(tmp_path / "tree", {path.name: path.read_text(encoding="utf-8") for path in corpus.glob("*.py")})
+    monkeypatch.chdir(tmp_path / "tree")
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    before = _lint(1, *cache)
+    assert before == _lint(1, "--no-cache") and before[0] == 0
+    (tmp_path / "tree" / "launch.py").write_text('import os\n\nos.environ["FSDP_VERSION"] = os.environ.get("JOB_FSDP", "1")\n', encoding="utf-8")
+    cold = _lint(1, "--no-cache")
+    assert cold != before, "writing the variable changed no finding: the step tests nothing"
+    assert _lint(1, *cache) == cold
