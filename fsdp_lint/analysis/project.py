@@ -20,7 +20,7 @@ from fsdp_lint.analysis.flow import Flow, is_instance_method, scope_key
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Container, Deferred, Obj, Optimizer, Root, Value, options_of, path_covers, related_objects
-from fsdp_lint.analysis.walk_records import WalkRecord, WalkRecords
+from fsdp_lint.analysis.walk_records import STEP, WalkRecord, WalkRecords
 
 _MAX_DEPTH = 12
 _BUILTINS = frozenset(dir(builtins))
@@ -147,7 +147,7 @@ class Project:
     def imported(self) -> ImportedCode:
         """What rules read of other modules: the engine collects it before the rule pass, so a walk
         of the facts that the rules heard read none of it yet (noted, for `replayable`)."""
-        self.walk_records.note("imported", None, self._imported)
+        self.walk_records.note("imported", None, None, self._imported)
         return self._imported
 
     @imported.setter
@@ -321,7 +321,7 @@ class Project:
         module the engine does not walk (`expect_top_levels`), nothing. A walk that fails here
         fails again when the engine walks that module, which reports it for its file."""
         found = self._module_globals(name)
-        self.walk_records.note("globals", name, found.sharded)  # what a walk takes of them (their `deferred` is for `enter`)
+        self.walk_records.note("globals", name, None, found.sharded)  # what a walk takes of them (their `deferred` is for `enter`)
         return found
 
     def _module_globals(self, name: str) -> ModuleGlobals:
@@ -566,17 +566,18 @@ class Project:
         asked again, in its order, and answered as it was then. `widen` is asked as the walk now
         would ask it (it counts each function's contexts as it goes), and a summary is the very
         one memoised for a walk with every level of calls left, as the rule pass's walks have."""
-        record = self.walk_records.kept(scope_key(scope), context)
+        record = self.walk_records.take(scope_key(scope), context)
         if record is None or record.origins != origins:
             return None
-        for step in record.steps:
-            kind, asked, then = step[0], step[1], step[-1]
+        steps = record.steps
+        for at in range(0, len(steps), STEP):
+            kind, asked, extra, then = steps[at:at + STEP]
             if kind == "summary":
-                if then is None or self._memoised((scope_key(asked), step[2]), _MAX_CALL_DEPTH) is not then:  # type: ignore[arg-type]
+                if then is None or self._memoised((scope_key(asked), extra), _MAX_CALL_DEPTH) is not then:  # type: ignore[arg-type]
                     return None
                 continue
-            if kind == "widen" and step[2] is not None:
-                if not self._narrowed_again(asked, step[2], then):  # type: ignore[arg-type]
+            if kind == "widen" and extra is not None:
+                if not self._narrowed_again(asked, extra, then):  # type: ignore[arg-type]
                     return None
                 continue
             if kind == "widen":
@@ -712,7 +713,7 @@ class Project:
     def origin(self, root: Root) -> Optional[str]:
         """The module of the deferred call that `root` is the result of, if it is one."""
         found = self._origins.get(root)
-        self.walk_records.note("origin", root, found)
+        self.walk_records.note("origin", root, None, found)
         return found
 
     def inherit_origin(self, root: Root, from_root: Root) -> None:
@@ -785,7 +786,7 @@ class Project:
     def events_of_scope(self, key: str) -> List[ShardEvent]:
         """The shard events of the latest walk of a scope (in whichever context)."""
         found = self._scope_events.get(key, [])
-        self.walk_records.note("events", key, found)
+        self.walk_records.note("events", key, None, found)
         return found
 
     def equivalents(self, obj: Obj) -> Iterator[Obj]:

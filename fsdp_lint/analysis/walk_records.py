@@ -22,22 +22,24 @@ from fsdp_lint.analysis.context import Context, Origin
 if TYPE_CHECKING:
     from fsdp_lint.analysis.flow import CallListener
 
-# What a walk asked, in order: ("widen", function, the hash of the call's context where `widen`
-# narrowed it (None where the context it got is the call's own), the context it got) and
-# ("summary", function, context, the summary it got); and answers read from other walks' work:
-# ("globals", module, the paths its top level left sharded), ("events", scope key, answer), ("origin", root, answer), and
-# ("imported", None, what rules read of other modules: `Project.imported`).
-Step = Tuple[object, ...]
+# What a walk asked, in order, each as four items (flat in `WalkRecord.steps`, which a large tree
+# holds hundreds of thousands of): "widen", the function, the hash of the call's context where
+# `widen` narrowed it (None where the context it got is the call's own), the context it got;
+# "summary", the function, the context, the summary it got; and answers read from other walks'
+# work: "globals", a module, None, the paths its top level left sharded; "events", a scope key,
+# None, its events; "origin", a root, None, the module of the deferred call it came from;
+# "imported", None, None, what rules read of other modules (`Project.imported`).
+STEP = 4
 
 
-@dataclass
+@dataclass(slots=True)
 class WalkRecord:
     """One walk of the fact pass: the listener that heard it, the origins it ran with, and what it
     asked the project."""
 
     listener: "CallListener"
     origins: Dict[str, Origin]
-    steps: List[Step] = field(default_factory=list)
+    steps: List[object] = field(default_factory=list)  # `STEP` items a step
 
 
 class WalkRecords:
@@ -73,10 +75,11 @@ class WalkRecords:
         kept = {walk: self._kept[walk] for walk in walks if walk in self._kept}
         self._kept = kept
 
-    def kept(self, key: str, context: Context) -> Optional[WalkRecord]:
-        return self._kept.get((key, context))
+    def take(self, key: str, context: Context) -> Optional[WalkRecord]:
+        """The record of a walk, forgotten here: the rule pass takes each walk once."""
+        return self._kept.pop((key, context), None)
 
-    def note(self, *step: object) -> None:
-        """What the walk under way asked (see `Step`)."""
+    def note(self, kind: str, asked: object, extra: object, answer: object) -> None:
+        """What the walk under way asked (see `STEP`)."""
         if self._under_way and self._under_way[-1] is not None:
-            self._under_way[-1].steps.append(step)
+            self._under_way[-1].steps.extend((kind, asked, extra, answer))

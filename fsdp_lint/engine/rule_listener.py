@@ -25,14 +25,17 @@ Callee = Tuple[nodes.NodeNG, nodes.FunctionDef, Context, Dict[str, Origin]]
 
 class RuleListener(CallListener):
     """Runs fresh instances of `rules` on one walk, skipping a rule where `failed` says it crashed
-    on the walk's module (and adding to it when it crashes)."""
+    on the walk's module (and adding to it when it crashes). One is kept for every walk of the facts
+    (`fsdp_lint.analysis.walk_records`): slotted, with no list until it has something to hold."""
+
+    __slots__ = ("configuration", "failed", "reports", "callees", "crashes", "_module", "_call_rules", "_end_rules")
 
     def __init__(self, rules: Tuple[Type[Rule], ...], settings: Tuple[RuleSetting, ...], failed: Set[Tuple[str, str]]):
         self.configuration = (rules, settings)
         self.failed = failed
-        self.reports: List[Report] = []
-        self.callees: List[Callee] = []
-        self.crashes: List[Tuple[Rule, Exception, str]] = []  # the rule, its error, the walk's module
+        self.reports: Sequence[Report] = ()
+        self.callees: Sequence[Callee] = ()
+        self.crashes: Sequence[Tuple[Rule, Exception, str]] = ()  # the rule, its error, the walk's module
         self._module: Optional[str] = None  # the walk's
         instances = [rule(self._report).configure(settings) for rule in rules]
         self._call_rules = [r for r in instances if type(r).on_call is not Rule.on_call]
@@ -58,7 +61,9 @@ class RuleListener(CallListener):
         self._call_rules = self._end_rules = []  # the walk is over: what its rules kept is not needed
 
     def on_callee(self, flow: Flow, call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
-        self.callees.append((call, func, context, origins))
+        callees = self.callees if isinstance(self.callees, list) else []
+        callees.append((call, func, context, origins))
+        self.callees = callees
 
     def _module_of(self, flow: Flow) -> str:
         if self._module is None:
@@ -66,10 +71,10 @@ class RuleListener(CallListener):
         return self._module
 
     def _crash(self, rule: Rule, error: Exception, module: str) -> None:
-        self.crashes.append((rule, error, module))
+        self.crashes = [*self.crashes, (rule, error, module)]
         self.failed.add((rule.code, module))
 
     def _report(
         self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Fix], places: Sequence[RelatedNode],
     ) -> None:
-        self.reports.append((rule, node, message, help, fix, places))
+        self.reports = [*self.reports, (rule, node, message, help, fix, places)]
