@@ -15,7 +15,7 @@ walk dropped by `Project.enter` drops its record.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from fsdp_lint.analysis.context import Context, Origin
 
@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 # None, its events; "origin", a root, None, the module of the deferred call it came from;
 # "imported", None, None, what rules read of other modules (`Project.imported`).
 STEP = 4
+# The origins of a walk that received nothing sharded (most): one for all the records. Nothing
+# writes into a walk's origins.
+NO_ORIGINS: Dict[str, Origin] = {}
 
 
 @dataclass(slots=True)
@@ -39,7 +42,7 @@ class WalkRecord:
 
     listener: "CallListener"
     origins: Dict[str, Origin]
-    steps: List[object] = field(default_factory=list)  # `STEP` items a step
+    steps: Sequence[object] = field(default_factory=list)  # `STEP` items a step; a tuple once the walk ended
 
 
 class WalkRecords:
@@ -56,7 +59,7 @@ class WalkRecords:
 
     def start(self, origins: Optional[Dict[str, Origin]]) -> Optional[WalkRecord]:
         """A walk begins: its record (None when nothing is recorded)."""
-        record = WalkRecord(self.listen(), dict(origins or {})) if self.listen is not None else None
+        record = WalkRecord(self.listen(), origins or NO_ORIGINS) if self.listen is not None else None
         self._under_way.append(record)
         return record
 
@@ -64,7 +67,9 @@ class WalkRecords:
         self._under_way.append(None)
 
     def end(self) -> None:
-        self._under_way.pop()
+        record = self._under_way.pop()
+        if record is not None:
+            record.steps = tuple(record.steps)  # no room left to grow: a large tree keeps thousands
 
     def keep(self, key: str, context: Context, record: Optional[WalkRecord]) -> None:
         if record is not None:

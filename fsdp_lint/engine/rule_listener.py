@@ -16,6 +16,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.context import Context, Origin
 from fsdp_lint.analysis.flow import CallListener, Flow
+from fsdp_lint.analysis.walk_records import NO_ORIGINS
 from fsdp_lint.engine.rule import RelatedNode, Rule, RuleSetting
 from fsdp_lint.violation import Fix
 
@@ -59,10 +60,11 @@ class RuleListener(CallListener):
                 except Exception as error:
                     self._crash(rule, error, module)
         self._call_rules = self._end_rules = []  # the walk is over: what its rules kept is not needed
+        self.callees = tuple(self.callees)
 
     def on_callee(self, flow: Flow, call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
         callees = self.callees if isinstance(self.callees, list) else []
-        callees.append((call, func, context, origins))
+        callees.append((call, func, context, origins or NO_ORIGINS))
         self.callees = callees
 
     def _module_of(self, flow: Flow) -> str:
