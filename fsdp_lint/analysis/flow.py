@@ -142,6 +142,8 @@ class OptimizerBuilt(NamedTuple):
 class CallListener:
     """What a rule sees of a flow: each call before it takes effect, and the end of the walk."""
 
+    __slots__ = ()
+
     def on_call(self, node: nodes.Call, flow: "Flow") -> None:  # pragma: no cover - interface
         pass
 

@@ -20,6 +20,7 @@ from fsdp_lint.analysis.flow import Flow, exits_inside_loops, is_instance_method
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Container, Deferred, Obj, Optimizer, Root, Value, options_of, path_covers, related_objects
+from fsdp_lint.analysis.walk_records import STEP, WalkRecord, WalkRecords
 
 _MAX_DEPTH = 12
 _BUILTINS = frozenset(dir(builtins))
@@ -151,11 +152,29 @@ class Project:
         self._memo = ResolutionMemo() if memo is None else memo
         self.instances = CreatedInstances() if instances is None else instances
         self.texts: Dict[int, Tuple[str, Tuple[str, ...]]] = {}  # branch tests' text and names, by node
-        self.imported = ImportedCode()  # what rules read of other modules: the engine collects it before the rule pass
+        self.walk_records = WalkRecords()  # each walk with what a listener heard, for the rule pass (`replayable`)
+        self._imported = ImportedCode()
+
+    @property
+    def imported(self) -> ImportedCode:
+        """What rules read of other modules: the engine collects it before the rule pass, so a walk
+        of the facts that the rules heard read none of it yet (noted, for `replayable`)."""
+        self.walk_records.note("imported", None, None, self._imported)
+        return self._imported
+
+    @imported.setter
+    def imported(self, collected: ImportedCode) -> None:
+        self._imported = collected
 
     # ---- building the facts ---------------------------------------------------------------------
 
     def summary(self, func: nodes.FunctionDef, context: Context = UNKNOWN_CONTEXT, origins: Optional[Dict[str, Origin]] = None) -> Optional[Summary]:
+        """`_summary`, noted for the walk under way (its record: `replayable`)."""
+        found = self._summary(func, context, origins)
+        self.walk_records.note("summary", func, context, found)
+        return found
+
+    def _summary(self, func: nodes.FunctionDef, context: Context, origins: Optional[Dict[str, Origin]]) -> Optional[Summary]:
         """What `func` does when called in `context`, memoised by the context. A recursive call
         (a cycle of the call graph) gets the summary of the previous round, and the cycle's head
         is walked again until its summary stops changing (Pysa's strongly-connected-component
@@ -169,8 +188,8 @@ class Project:
         function in that context happened to be."""
         key = (scope_key(func), context)
         budget = _MAX_CALL_DEPTH - len(self._in_progress)
-        done = self._summaries.get(key) or self._this_round.get(key)
-        if done is not None and self._depth_cut.get(key, budget) >= budget:
+        done = self._memoised(key, budget)
+        if done is not None:
             return done
         if key in self._in_progress:
             self._recursed.add(key)
@@ -187,7 +206,11 @@ class Project:
             for _ in range(_MAX_ROUNDS):
                 self._this_round.clear()  # what the last round computed from its approximations
                 self._recursed.discard(key)
-                flow = Flow(self, func, context=context, origins=origins).run()
+                record = self.walk_records.start(origins)
+                try:
+                    flow = Flow(self, func, record.listener if record else None, context, origins).run()
+                finally:
+                    self.walk_records.end()
                 summary = flow.summary()
                 previous = self._approximations.get(key)
                 if key not in self._recursed or (previous is not None and previous.signature() == summary.signature()):
@@ -207,17 +230,30 @@ class Project:
             self._this_round[key] = summary  # valid until a cycle's head starts another round
         else:
             self._summaries[key] = summary
+            self.walk_records.keep(key[0], context, record)
         return summary
+
+    def _memoised(self, key: Tuple[str, Context], budget: int) -> Optional[Summary]:
+        """The summary a call with `budget` levels of calls left gets without a walk, if any."""
+        done = self._summaries.get(key) or self._this_round.get(key)
+        return done if done is not None and self._depth_cut.get(key, budget) >= budget else None
 
     def widen(self, func: nodes.FunctionDef, context: Context) -> Context:
         """The context a call is analysed in: itself while the function has few, else only what
         the rules order by (what is sharded, what is on the meta device, the flags), so that a
         helper called from hundreds of places with objects of as many classes is analysed in a
         handful of contexts (bounded context sensitivity, as k-limited analyses do)."""
+        widened, narrowed = self._widen(func, context)
+        # a walk's record keeps a narrowed context by its hash alone (`_narrowed_again`)
+        self.walk_records.note("widen", func, hash(context) if narrowed else None, widened)
+        return widened
+
+    def _widen(self, func: nodes.FunctionDef, context: Context) -> Tuple[Context, bool]:
+        """`widen`'s context, and whether it narrowed the call's."""
         key = scope_key(func)
         seen = self._contexts.setdefault(key, {})
         if context in seen or len(seen) < _MAX_CONTEXTS:
-            return seen.setdefault(context, context)  # the one already known: memo lookups then compare by identity
+            return seen.setdefault(context, context), False  # the one already known: memo lookups then compare by identity
         on_meta = {key[0] for key, _ in context.meta}  # the caller's objects on the meta device that values refer to
         narrow = []
         for name, facts in context.params:
@@ -233,7 +269,7 @@ class Project:
             elif on_meta and any(o.root in on_meta for o in related_objects(facts)):
                 narrow.append((name, facts))
         widened = replace(context, params=tuple(narrow))
-        return seen.setdefault(widened, widened)
+        return seen.setdefault(widened, widened), True
 
     def is_choice(self, value: Value) -> bool:
         """Whether an attribute's value in a calling context says which options an object holds,
@@ -276,8 +312,13 @@ class Project:
             return self._top_levels[name]
         self._top_levels[name] = NOTHING
         self._failed.add(name)
-        flow = Flow(self, module).run()
+        record = self.walk_records.start(None)
+        try:
+            flow = Flow(self, module, record.listener if record else None).run()
+        finally:
+            self.walk_records.end()
         self._failed.discard(name)
+        self.walk_records.keep(name, UNKNOWN_CONTEXT, record)
         self.record(flow)
         found = self._top_levels[name] = flow.module_globals()
         for root, attrs in found.sharded:
@@ -291,6 +332,11 @@ class Project:
         """What the top level of module `name` left in its globals, walked on demand: for a
         module the engine does not walk (`expect_top_levels`), nothing. A walk that fails here
         fails again when the engine walks that module, which reports it for its file."""
+        found = self._module_globals(name)
+        self.walk_records.note("globals", name, None, found.sharded)  # what a walk takes of them (their `deferred` is for `enter`)
+        return found
+
+    def _module_globals(self, name: str) -> ModuleGlobals:
         module = self.modules.get(name) if name in self._analysed else None
         if module is None:
             return NOTHING
@@ -456,6 +502,7 @@ class Project:
         for walk in stale:
             self._walks.pop(walk, None)
             self._summaries.pop(walk, None)
+        self.walk_records.keep_only(self._walks)  # and the walks of classes, each round's own
         self._this_round.clear()
         self._entry_contexts.clear()
         self._drivers_run.clear()
@@ -568,20 +615,77 @@ class Project:
             known = self._lifecycles[id(cls)] = [method for method in found if isinstance(method, nodes.FunctionDef)]
         return known
 
+    def _narrowed_again(self, func: nodes.FunctionDef, called: int, narrowed: Context) -> bool:
+        """Whether `widen` would narrow again, to `narrowed`, a call's context of which a record
+        kept the hash alone: the function has its fill of contexts and none of them is the call's
+        (none has its hash). Then `narrowed` is among them, as `widen` leaves it."""
+        seen = self._contexts.setdefault(scope_key(func), {})
+        if len(seen) < _MAX_CONTEXTS or any(hash(known) == called for known in seen):
+            return False
+        seen.setdefault(narrowed, narrowed)
+        return True
+
+    def walk_class(self, cls: nodes.ClassDef) -> None:
+        """Walk a class as the framework that drives it runs it (`lifecycle`), recorded as every walk is."""
+        record = self.walk_records.start(None)
+        try:
+            Flow(self, cls, record.listener if record else None).run()
+        finally:
+            self.walk_records.end()
+        self.walk_records.keep(scope_key(cls), UNKNOWN_CONTEXT, record)
+
+    def replayable(self, scope: nodes.NodeNG, context: Context, origins: Dict[str, Origin]) -> Optional[WalkRecord]:
+        """The record of a walk of the facts of `scope` in `context` that a walk now would repeat
+        (`fsdp_lint.analysis.walk_records`): it ran with these origins, and each thing it asked is
+        asked again, in its order, and answered as it was then. `widen` is asked as the walk now
+        would ask it (it counts each function's contexts as it goes), and a summary is the very
+        one memoised for a walk with every level of calls left, as the rule pass's walks have."""
+        record = self.walk_records.take(scope_key(scope), context)
+        if record is None or record.origins != origins:
+            return None
+        steps = record.steps
+        for at in range(0, len(steps), STEP):
+            kind, asked, extra, then = steps[at:at + STEP]
+            if kind == "summary":
+                if then is None or self._memoised((scope_key(asked), extra), _MAX_CALL_DEPTH) is not then:  # type: ignore[arg-type]
+                    return None
+                continue
+            if kind == "widen" and extra is not None:
+                if not self._narrowed_again(asked, extra, then):  # type: ignore[arg-type]
+                    return None
+                continue
+            if kind == "widen":
+                now: object = self.widen(asked, then)  # type: ignore[arg-type]
+            elif kind == "globals":
+                now = self.module_globals(asked).sharded  # type: ignore[arg-type]
+            elif kind == "events":
+                now = self.events_of_scope(asked)  # type: ignore[arg-type]
+            elif kind == "imported":
+                now = self._imported
+            else:
+                now = self.origin(asked)  # type: ignore[arg-type]
+            if now is not then and now != then:
+                return None
+        return record
+
     def _driven(self, cls: nodes.ClassDef, func: nodes.FunctionDef) -> Tuple[Context, Dict[str, Origin]]:
         """The context of `func` on an object of `cls` that the methods known to run before it
         prepared: a walk of nothing, on the class, that applies them in order."""
         receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
         earlier = [] if func.name == "__init__" else ["__init__"] + lifecycle_before(self._framework_bases(cls), func.name)
-        methods = [method for method in (self.resolve_method(receiver, None, name) for name in earlier) if isinstance(method, nodes.FunctionDef)]
-        # the same methods run first for most methods of a class (`__init__`): driven once
-        key = (id(cls), tuple(id(method) for method in methods))
-        driver = self._drivers_run.get(key)
-        if driver is None:
-            driver = self._drivers_run[key] = Flow(self, cls)
-            for method in methods:
-                driver.drive(method, receiver)
-        return driver.context_for_method(func, receiver)
+        self.walk_records.start_unrecorded()  # on behalf of whichever walk asked for the context
+        try:
+            methods = [method for method in (self.resolve_method(receiver, None, name) for name in earlier) if isinstance(method, nodes.FunctionDef)]
+            # the same methods run first for most methods of a class (`__init__`): driven once
+            key = (id(cls), tuple(id(method) for method in methods))
+            driver = self._drivers_run.get(key)
+            if driver is None:
+                driver = self._drivers_run[key] = Flow(self, cls)
+                for method in methods:
+                    driver.drive(method, receiver)
+            return driver.context_for_method(func, receiver)
+        finally:
+            self.walk_records.end()
 
     def _framework_bases(self, cls: nodes.ClassDef) -> Set[str]:
         """The qualified names of the bases outside the tree, through the tree's own bases."""
@@ -699,7 +803,9 @@ class Project:
 
     def origin(self, root: Root) -> Optional[str]:
         """The module of the deferred call that `root` is the result of, if it is one."""
-        return self._origins.get(root)
+        found = self._origins.get(root)
+        self.walk_records.note("origin", root, None, found)
+        return found
 
     def inherit_origin(self, root: Root, from_root: Root) -> None:
         """`root` is `from_root` as a caller holds it (a function returned a deferred result)."""
@@ -769,7 +875,10 @@ class Project:
     # ---- queries ------------------------------------------------------------------------------------
 
     def events_of_scope(self, key: str) -> List[ShardEvent]:
-        return self._scope_events.get(key, [])
+        """The shard events of the latest walk of a scope (in whichever context)."""
+        found = self._scope_events.get(key, [])
+        self.walk_records.note("events", key, None, found)
+        return found
 
     def equivalents(self, obj: Obj) -> Iterator[Obj]:
         """`obj` and every path it may also be reached by: the arguments bound to a parameter, the

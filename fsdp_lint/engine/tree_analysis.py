@@ -23,9 +23,10 @@ from fsdp_lint.engine import noqa, prefilter, syntax_check
 from fsdp_lint.analysis import environment, imported_code
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, CreatedInstances, Origin
-from fsdp_lint.analysis.flow import CallListener, Flow, scope_key
+from fsdp_lint.analysis.flow import MAX_RULE_DEPTH, Flow, scope_key
 from fsdp_lint.analysis.project import Project, ResolutionMemo
 from fsdp_lint.engine.rule import RelatedNode, Rule, RuleSetting, ScreenedFile
+from fsdp_lint.engine.rule_listener import RuleListener
 from fsdp_lint.engine.source import ParsedFile, character_column, parse, unanalysable
 from fsdp_lint.violation import Edit, Fix, Note, Violation
 
@@ -206,6 +207,8 @@ def analyse_tree(
                 trees, load=state.load, index=state, entered=entered, apis=config.apis, memo=state.memo,
                 instances=state.instances, environment_written=tree.environment_written,
             )
+            if config.rule_classes:  # the rules hear every walk of the facts: the rule pass takes those it would repeat
+                project.walk_records.listen = lambda: RuleListener(config.rule_classes, config.settings, set())
         elif entered != project.entered:
             # Newly entered code changes the summaries that deferred calls into it: walk again.
             assert entered is not None
@@ -335,7 +338,7 @@ def _collect_facts(project: Project, files: Sequence[ParsedFile], findings: Find
             if scope_key(scope) not in reached:
                 _walk_guarded(file, findings, broken, lambda: project.summary(scope, *project.entry_context(scope)), scope)
         for cls in file.classes:
-            _walk_guarded(file, findings, broken, lambda: project.lifecycle(cls) and Flow(project, cls).run(), cls)
+            _walk_guarded(file, findings, broken, lambda: project.lifecycle(cls) and project.walk_class(cls), cls)
             for driver in project.inherited_drivers(cls) if file.display not in broken else ():
                 _walk_guarded(file, findings, broken, lambda: project.summary(driver, *project.entry_context(driver, cls)), cls)
 
@@ -361,8 +364,9 @@ def run_rules_on(
     """Walk each file's entry points with the rules listening: its top level and the functions no
     walk calls, each in the context of an unknown caller; every function they call is walked
     again in the context of that call (once per distinct context), wherever it is defined, and
-    its findings go to its own file. The findings carry what `looked_up` says the walks asked of
-    the tree: a forked worker's record of it ends with the worker."""
+    its findings go to its own file. Where the rules heard a walk of the facts that this walk would
+    repeat, what they heard there is taken instead (`Project.replayable`). The findings carry what
+    `looked_up` says the walks asked of the tree: a forked worker's record of it ends with the worker."""
     findings = Findings()
     if not config.rule_classes:
         return findings
@@ -388,24 +392,22 @@ def _once(violations: List[Violation]) -> List[Violation]:
     return list(kept.values())
 
 
-class _RuleRunner(CallListener):
-    """Dispatches flow events to the rules, isolating each rule's failures, and walks each
-    function a walk calls in that call's context (a worklist: walks never nest, so a rule's
-    state belongs to one walk)."""
+class _RuleRunner:
+    """Walks each file's entries with the rules listening, and each function a walk calls in that
+    call's context (a worklist: the rule pass's walks never nest); a walk of the facts that this
+    walk would repeat (`Project.replayable`) is taken instead of walking again. A rule that crashed
+    on a module is skipped there for the rest of the pass."""
 
     def __init__(self, project: Project, sources: Mapping[str, ParsedFile], config: RuleConfig, findings: Findings):
         self.project = project
         self.sources = sources
+        self.config = config
         self.findings = findings
         self.found: Dict[str, List[Violation]] = {}
-        self.rules = [cls(self._report).configure(config.settings) for cls in config.rule_classes]
-        self.call_rules = [r for r in self.rules if type(r).on_call is not Rule.on_call]
-        self.end_rules = [r for r in self.rules if type(r).on_function_end is not Rule.on_function_end]
         self.walked: Set[Tuple[str, Context]] = set()
         self.pending: List[Tuple[nodes.FunctionDef, Context, Dict[str, Origin], Tuple[nodes.NodeNG, ...]]] = []
         self.broken: Set[str] = set()
         self.failed: Set[Tuple[str, str]] = set()  # (rule code, module) where the rule crashed
-        self.flow: Optional[Flow] = None
 
     def walk_entries(self, file: ParsedFile) -> None:
         for scope in file.scopes:
@@ -430,6 +432,7 @@ class _RuleRunner(CallListener):
         file = self.sources.get(scope.root().name)
         if file is None or file.display in self.broken:
             return
+        heard: Optional[RuleListener] = None
         try:
             if isinstance(scope, nodes.ClassDef) and not self.project.lifecycle(scope):
                 return
@@ -440,45 +443,47 @@ class _RuleRunner(CallListener):
                 if key in self.walked:
                     return
                 self.walked.add(key)
-            Flow(self.project, scope, self, context or UNKNOWN_CONTEXT, origins, chain).run()
+            heard = self._replayed(scope, context or UNKNOWN_CONTEXT, origins)
+            if heard is None:
+                heard = RuleListener(self.config.rule_classes, self.config.settings, self.failed)
+                Flow(self.project, scope, heard, context or UNKNOWN_CONTEXT, origins, chain).run()
         except RecursionError:
+            self._take(heard, origins, chain)
+            heard = None
             self.findings.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
             self.broken.add(file.display)
         except Exception as error:
+            self._take(heard, origins, chain)
+            heard = None
             self.findings.internal_errors.append(internal_error(file.display, "the flow analysis", error))
             self.broken.add(file.display)
+        self._take(heard, origins, chain)
 
-    def on_callee(self, flow: Flow, call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
-        if (scope_key(func), context) not in self.walked:
-            self.pending.append((func, context, origins, flow.chain + (call,)))
+    def _replayed(self, scope: nodes.NodeNG, context: Context, origins: Dict[str, Origin]) -> Optional[RuleListener]:
+        """What the rules heard in the fact pass's walk of `scope` in `context`, where this walk
+        would repeat it and hear the same: the same rules, none of which crashed there or has
+        crashed on this module since."""
+        record = self.project.replayable(scope, context, origins)
+        heard = record.listener if record is not None else None
+        if not isinstance(heard, RuleListener) or heard.crashes or heard.configuration != (self.config.rule_classes, self.config.settings):
+            return None
+        module = scope.root().name
+        return None if any(failed == module for _, failed in self.failed) else heard
 
-    def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        self.flow = flow
-        module = flow.scope.root().name
-        for rule in self.call_rules:
-            if (rule.code, module) not in self.failed:
-                try:
-                    rule.on_call(node, flow)
-                except Exception as error:
-                    self._fail(rule, error, flow)
-
-    def on_function_end(self, flow: Flow) -> None:
-        self.flow = flow
-        module = flow.scope.root().name
-        for rule in self.end_rules:
-            if (rule.code, module) not in self.failed:
-                try:
-                    rule.on_function_end(flow)
-                except Exception as error:
-                    self._fail(rule, error, flow)
-
-    def _fail(self, rule: Rule, error: Exception, flow: Flow) -> None:
-        """A rule that crashed on a file is reported once and skipped for that file only."""
-        module = flow.scope.root().name
-        file = self.sources.get(module)
-        path = file.display if file is not None else module
-        self.findings.internal_errors.append(internal_error(path, f"rule {rule.code} ({rule.name})", error))
-        self.failed.add((rule.code, module))
+    def _take(self, heard: Optional[RuleListener], origins: Dict[str, Origin], chain: Tuple[nodes.NodeNG, ...]) -> None:
+        """A walk's findings, its rules' crashes, and the functions it called, to walk next."""
+        if heard is None:
+            return
+        for rule, node, message, help, fix, places in heard.reports:
+            self._report(rule, node, message, help, fix, places, origins)
+        for rule, error, module in heard.crashes:
+            file = self.sources.get(module)
+            path = file.display if file is not None else module
+            self.findings.internal_errors.append(internal_error(path, f"rule {rule.code} ({rule.name})", error))
+        if len(chain) < MAX_RULE_DEPTH:
+            for call, func, context, passed in heard.callees:
+                if (scope_key(func), context) not in self.walked:
+                    self.pending.append((func, context, passed, chain + (call,)))
 
     def found_by_file(self) -> List[Tuple[ParsedFile, List[Violation]]]:
         by_path = {file.display: file for file in self.sources.values()}
@@ -486,6 +491,7 @@ class _RuleRunner(CallListener):
 
     def _report(
         self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Fix], places: Sequence[RelatedNode],
+        origins: Dict[str, Origin],
     ) -> None:
         file = self.sources.get(node.root().name)
         if file is None:
@@ -500,7 +506,7 @@ class _RuleRunner(CallListener):
                 Edit(e.line, character_column(file.line(e.line), e.column) + 1, e.end_line, character_column(file.line(e.end_line), e.end_column) + 1, e.text)
                 for e in fix.edits
             ), fix.applicability)
-        related = _notes(places, self.sources) + (_related(self.flow, self.sources) if self.flow is not None else ())
+        related = _notes(places, self.sources) + _related(origins, self.sources)
         if related:
             message = f"{message} ({'; '.join(note.message for note in related)})"
         self.found.setdefault(file.display, []).append(
@@ -508,12 +514,12 @@ class _RuleRunner(CallListener):
         )
 
 
-def _related(flow: Flow, sources: Mapping[str, ParsedFile]) -> Tuple[Note, ...]:
-    """How the objects this walk received got here, as (path, line, column, note): where each
+def _related(origins: Dict[str, Origin], sources: Mapping[str, ParsedFile]) -> Tuple[Note, ...]:
+    """How the objects a walk received got here, as (path, line, column, note): where each
     was sharded and each call that passed it on (for the message, SARIF and the editor)."""
     steps: List[RelatedNode] = []
-    for name in sorted(flow.origins):
-        origin = flow.origins[name]
+    for name in sorted(origins):
+        origin = origins[name]
         steps.append((origin.shard, f"`{name}` sharded in {origin.scope}"))
         steps += [(call, f"passed to {callee}()") for call, callee in origin.calls]
     return _notes(steps, sources)

@@ -13,6 +13,7 @@ import pytest
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.walk_records import WalkRecords
 from fsdp_lint.engine import parallel
 from fsdp_lint.engine.rule import Rule
 from fsdp_lint.engine.tree_analysis import RuleConfig, SourceTree, analyse_tree
@@ -154,18 +155,31 @@ class _ReadsAnotherModule(Rule):
             self.report(node)
 
 
-def test_the_rule_pass_parses_nothing():
+_READS_HELPERS = SourceTree(
+    {"train.py": "from torch.distributed.fsdp import fully_shard\nimport helpers\n\n\ndef main(model):\n    fully_shard(model)\n", "helpers.py": "x = 1\n"},
+    {"train.py": "train", "helpers.py": "helpers"},
+)
+
+
+def test_the_rule_pass_parses_nothing(monkeypatch):
     """A module a rule needs is parsed before the rule pass or not at all: a parse inside it (in a
-    forked worker, an input the cache never learns of) is an internal error, never a silent one."""
-    tree = SourceTree(
-        {"train.py": "from torch.distributed.fsdp import fully_shard\nimport helpers\n\n\ndef main(model):\n    fully_shard(model)\n", "helpers.py": "x = 1\n"},
-        {"train.py": "train", "helpers.py": "helpers"},
-    )
-    analysis = analyse_tree(tree, RuleConfig((_ReadsAnotherModule,), (), True), frozenset({"train.py"}))
+    forked worker, an input the cache never learns of) is an internal error, never a silent one.
+    (Here the rules hear no walk of the facts, and the rule pass walks `main` itself.)"""
+    monkeypatch.setattr(WalkRecords, "listen", property(lambda self: None, lambda self, listen: None), raising=False)
+    analysis = analyse_tree(_READS_HELPERS, RuleConfig((_ReadsAnotherModule,), (), True), frozenset({"train.py"}))
     assert not analysis.findings.violations
     [error] = analysis.findings.internal_errors
     assert "ParseDuringRulePass: module helpers (helpers.py) was not parsed before the rule pass" in error.error
     assert "helpers.py" not in analysis.parsed
+
+
+def test_a_parse_by_a_rule_in_a_walk_of_the_facts_is_an_input_of_the_analysis():
+    """The rules listen to the walks of the facts too (the rule pass takes those walks): a module a
+    rule parses there is parsed before the rule pass, in this process, and counts among the files
+    the analysis read, so a cached result goes stale when it changes."""
+    analysis = analyse_tree(_READS_HELPERS, RuleConfig((_ReadsAnotherModule,), (), True), frozenset({"train.py"}))
+    assert [v.code for v in analysis.findings.violations] == ["FSD999"] and not analysis.findings.internal_errors
+    assert "helpers.py" in analysis.parsed
 
 
 def test_the_engine_itself_parses_nothing_in_the_rule_pass(tmp_path):
