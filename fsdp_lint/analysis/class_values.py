@@ -51,18 +51,23 @@ def property_getter(project: "Project", cls: nodes.ClassDef, attr: str) -> Optio
 def self_reads(project: "Project", method: nodes.FunctionDef) -> FrozenSet[str]:
     """The attributes of `self` a method reads (`Project.self_reads`), with those that the
     getters of the properties it reads on `self` read (`self.fsdp_config` returning
-    `self._fsdp2_config`): what of `self` its calling context must carry."""
+    `self._fsdp2_config`), and so on through a property read by a getter (composer's
+    `load_monolith_rank0_only` reading `fsdp_config`): what of `self` its calling context must
+    carry."""
     memo = _memo(project)
     key = ("reads", id(method))
     if key not in memo:
         reads = project.self_reads(method)
         cls = method.parent
-        extra: set = set()
-        for name in reads if isinstance(cls, nodes.ClassDef) else ():
-            getter = property_getter(project, cls, name)
-            if getter is not None and getter is not method:
-                extra |= project.self_reads(getter)
-        memo[key] = reads | extra if extra else reads
+        found, todo, seen = set(reads), list(reads), {method}
+        while todo and isinstance(cls, nodes.ClassDef):  # through properties over properties
+            getter = property_getter(project, cls, todo.pop())
+            if getter is not None and getter not in seen:
+                seen.add(getter)
+                more = project.self_reads(getter) - found
+                found |= more
+                todo.extend(more)
+        memo[key] = frozenset(found) if len(found) > len(reads) else reads
     return memo[key]  # type: ignore[return-value]
 
 
@@ -76,6 +81,31 @@ def returned_attribute(getter: nodes.FunctionDef) -> Optional[Tuple[str, ...]]:
     if chain is None or len(chain) < 2 or chain[0] != getter.args.args[0].name:
         return None
     return chain[1:]
+
+
+def attribute_or_constants(getter: nodes.FunctionDef) -> Optional[Tuple[Tuple[str, ...], Tuple[object, ...]]]:
+    """`(("config", "state_dict_type"), (None, "full"))` for a getter each of whose `return`s
+    gives that attribute of `self` or a constant (composer's `fsdp_state_dict_type`): where its
+    value passes a test that none of the constants passes, the value is that attribute's, so the
+    outcome is also one of the attribute (the same flag in a method that reads it directly)."""
+    if not getter.args.args or any(True for _ in getter.nodes_of_class((nodes.Yield, nodes.YieldFrom), skip_klass=nodes.FunctionDef)):
+        return None
+    own = getter.args.args[0].name
+    chains, constants = set(), []
+    returns = [r for r in getter.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.Lambda)) if r.scope() is getter]
+    for ret in returns:
+        if ret.value is None or isinstance(ret.value, nodes.Const):
+            constants.append(None if ret.value is None else ret.value.value)
+            continue
+        chain = name_chain(ret.value)
+        if chain is None or len(chain) < 2 or chain[0] != own:
+            return None
+        chains.add(tuple(chain[1:]))
+    if len(chains) != 1:
+        return None
+    if not getter.body or not isinstance(getter.body[-1], (nodes.Return, nodes.Raise)):
+        constants.append(None)  # it may fall off its end
+    return chains.pop(), tuple(constants)
 
 
 def _property_getter(project: "Project", cls: nodes.ClassDef, attr: str) -> Optional[nodes.FunctionDef]:

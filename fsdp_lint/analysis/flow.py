@@ -776,7 +776,8 @@ class Flow:
             if extra:
                 self.env[extra] = UNKNOWN
         if self.context.outcomes:  # the caller's outcomes the call sits under: every run here took them
-            self.path = _condition_path(func, self.context.outcomes)
+            told = self._through_getters([(Obj(root, attrs), test, value) for root, attrs, test, value in paths.flags(_condition_path(func, self.context.outcomes))])
+            self.path = frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in told)
             self._told = frozenset(holder for holder, attrs, _, _ in self.context.outcomes if isinstance(holder, str) and not attrs)
 
     def _adopt(self, name: str, root: Root, facts: Union[ObjectFacts, Value, None]) -> Value:
@@ -1117,7 +1118,7 @@ class Flow:
         """The literals of taking the `taken` arm of `test`: its own, and a flag literal for each
         attribute of an object that the outcome fixes (`if not model.tie:`)."""
         own = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
-        fixed = [paths.flag(subject.root, subject.attrs, value, tested) for subject, tested, value in test_flags(test, taken, self._flag_subject)]
+        fixed = [paths.flag(subject.root, subject.attrs, value, tested) for subject, tested, value in self._through_getters(test_flags(test, taken, self._flag_subject))]
         if own not in self._captured:  # what describes the outcome whole, for what a `return` here gives
             whole = exact_flags(test, taken, self._described_subject)
             if whole:
@@ -1143,7 +1144,7 @@ class Flow:
 
     def _fixed(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The flags of objects that taking the `taken` arm of `test` fixes, as it reads here."""
-        return frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in test_flags(test, taken, self._flag_subject))
+        return frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in self._through_getters(test_flags(test, taken, self._flag_subject)))
 
     def _described(self, expr: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         """`expr` where its value is a described boolean (`tied`, bound to what a helper returned)."""
@@ -1269,6 +1270,28 @@ class Flow:
         if found is None or not sure:
             return None
         return (found[0], not found[1]) if negated else found
+
+    def _through_getters(self, found: List[Tuple[Obj, paths.Test, bool]]) -> List[Tuple[Obj, paths.Test, bool]]:
+        """Outcomes of tests of attributes, with the outcome of the attribute a property returns
+        for each property whose outcome it is (`class_values.attribute_or_constants`): a caller
+        testing `state.state_dict_type == "sharded"` and a callee testing
+        `self.config.state_dict_type == "full"` test one flag."""
+        extra = []
+        for subject, test, value in found:
+            seen = {subject}
+            while subject.attrs and len(seen) < 4:
+                owner = Obj(subject.root, subject.attrs[:-1])
+                cls = self._class_of(self.canonical(owner) if owner.attrs else owner)
+                getter = class_values.property_getter(self.project, cls, subject.attrs[-1]) if cls is not None else None
+                returned = class_values.attribute_or_constants(getter) if getter is not None else None
+                if returned is None or any(_passes(constant, test, value) for constant in returned[1]):
+                    break
+                subject = self.canonical(Obj(owner.root, owner.attrs + returned[0]))
+                if subject in seen:
+                    break
+                seen.add(subject)
+                extra.append((subject, test, value))
+        return found + extra if extra else found
 
     def _described_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
         """A flag as `_flag_subject` finds it, or a parameter itself (`left is None`): what
@@ -3917,6 +3940,12 @@ def _passed_expressions(func: nodes.FunctionDef, call: nodes.Call) -> Iterator[T
     for keyword in call.keywords or []:
         if keyword.arg is not None:
             yield keyword.arg, keyword.value
+
+
+def _passes(constant: object, test: paths.Test, value: bool) -> bool:
+    """Whether a constant takes the outcome `value` of `test` (its truth, or its equality with
+    one of the test's constants)."""
+    return (bool(constant) if test == paths.TRUTH else constant in test) == value
 
 
 def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
