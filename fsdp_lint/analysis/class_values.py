@@ -150,6 +150,8 @@ def _base_instance(project: "Project", base: str, tested: str) -> Optional[bool]
         return True
     if class_named(project, tested) is not None:
         return False
+    if tested in known_apis.BUILTIN_TYPES and known_apis.nn_module_class(base):
+        return False
     answer = known_apis.module_base_instance(tested) if base in known_apis.MODULE_CLASSES else None
     return answer if answer is not None else known_apis.wrapper_instance(base, tested)
 
@@ -165,6 +167,21 @@ def always_true(project: "Project", cls: nodes.ClassDef) -> bool:
             known_apis.module_always_true(base) for base in _outside_bases(project, cls)
         )
     return memo[key]  # type: ignore[return-value]
+
+
+def plain_module(project: "Project", qname: Optional[str]) -> bool:
+    """Whether every object of the class `qname` is a module that is true in a test and an
+    instance of no builtin type (`known_apis.BUILTIN_TYPES`): torch.nn's classes but the sized ones, and the
+    tree's classes over them that define neither `__bool__` nor `__len__` (a builtin base would
+    be an outside base that is no module). What a context that drops the class keeps of it
+    (`ObjectFacts.plain`): it decides `if models:` and `isinstance(models, list)`, and leaves
+    tests against module classes open."""
+    if not qname:
+        return False
+    cls = class_named(project, qname)
+    if cls is None:
+        return known_apis.module_always_true(qname)
+    return bool(_outside_bases(project, cls)) and always_true(project, cls)
 
 
 def is_setting_class(project: "Project", qname: Optional[str]) -> bool:

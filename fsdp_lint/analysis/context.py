@@ -106,6 +106,9 @@ class ObjectFacts:
     # sharded module, or a tensor or module inside or beside it, so its sharding says nothing
     # of what it is (`Flow.is_module`)
     guessed: FrozenSet[AttrPath] = frozenset()
+    # where a widened context drops `cls` (`Project.widen`): whether the object is a module whose
+    # class makes it true in a test and an instance of no builtin class (`class_values.plain_module`)
+    plain: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -197,6 +197,7 @@ class Flow:
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
         self._not_none: Set[Root] = set()  # parameters whose argument the calling context says is not None
+        self._plain: Set[Root] = set()  # parameters a widened context says are modules of a plain class (`ObjectFacts.plain`)
         self._told: FrozenSet[str] = frozenset()  # parameters that are flags the calling context has outcomes of
         self.compiled: Set[Tuple[Root, AttrPath]] = set()  # objects `torch.compile` returned (`known_apis.IDENTITY_FUNCTIONS`)
         self.returns: List[Value] = []
@@ -804,6 +805,9 @@ class Flow:
             self._inherit_meta((root, attrs), reached)
         if facts.cls:
             self.classes[root] = facts.cls
+        if facts.plain:
+            self._plain.add(root)
+            self._not_none.add(root)
         for attrs in sorted(facts.forwarded):
             self.forwards.append((Point(-1, EMPTY), Obj(root, attrs)))
         self._reregistered_on_return.extend(Obj(root, attrs) for attrs in sorted(facts.reregistered))
@@ -1899,11 +1903,18 @@ class Flow:
         for option in options_of(value):
             if not isinstance(option, Obj) or self._compiled(option):
                 return None
+            if self._is_plain(option):
+                continue
             klass = self._class_of(option)
             qname = option.cls or (self.classes.get(option.root) if not option.attrs else None)
             if not (class_values.always_true(self.project, klass) if klass is not None else qname and known_apis.module_always_true(qname)):
                 return None
         return True
+
+    def _is_plain(self, obj: Obj) -> bool:
+        """Whether `obj` is a parameter a widened context says is a module of a plain class
+        (`class_values.plain_module`), its own class not known here."""
+        return not obj.attrs and not obj.cls and obj.root in self._plain and obj.root not in self.classes
 
     def _class_of(self, obj: Obj) -> Optional[nodes.ClassDef]:
         """The class of the tree an object was built from, where known (the class whose method is
@@ -2260,6 +2271,10 @@ class Flow:
                 answer = False if qname in known_apis.FSDP1_WRAPPERS else self.is_fsdp_module(obj, at)
             elif name in known_apis.COMPILED_MODULES and self._compiled(obj):
                 answer = None  # the module and the wrapper `torch.compile` made of it are one object here
+            elif klass is None and not qname and self._is_plain(obj):
+                # a module of a plain class: an instance of no builtin type, of any module class
+                # maybe (its class is not known here)
+                answer = False if name in known_apis.BUILTIN_TYPES else None
             else:
                 answer = class_values.is_instance(self.project, klass, name) if klass is not None else (
                     class_values.outside_instance(self.project, qname, name) if qname else None

@@ -132,7 +132,13 @@ _SIZED_MODULES = frozenset({"ModuleList", "Sequential", "ModuleDict", "Parameter
 
 def module_always_true(cls: str) -> bool:
     """Whether every object of `cls`, a class of torch.nn, is true in a test (`if model:`)."""
-    return cls.startswith("torch.nn.") and cls.rsplit(".", 1)[-1] not in _SIZED_MODULES
+    return nn_module_class(cls) and cls.rsplit(".", 1)[-1] not in _SIZED_MODULES
+
+
+def nn_module_class(cls: str) -> bool:
+    """Whether `cls` names a module class of torch.nn, which derives from no builtin type (torch
+    2.13: none of `torch.nn`'s); not one of `torch.nn.utils`, whose `PackedSequence` is a tuple."""
+    return cls.startswith("torch.nn.") and not cls.startswith("torch.nn.utils.") and constructs_module(cls)
 
 
 def wrapper_instance(cls: str, tested: str) -> Optional[bool]:

@@ -262,8 +262,11 @@ class Project:
                 # and which options it holds, of which classes, select the code path
                 cls = facts.cls if class_values.is_setting_class(self, facts.cls) else None
                 chosen = tuple((attrs, value) for attrs, value in facts.attrs if self.is_choice(value))
+                # a module's class only names it, but its kind decides `if models:` and
+                # `isinstance(models, list)`, at no more contexts than two
+                plain = facts.plain or cls is None and class_values.plain_module(self, facts.cls)
                 if facts.sharded or facts.meta or cls or chosen:
-                    narrow.append((name, replace(facts, cls=cls, attrs=chosen)))
+                    narrow.append((name, replace(facts, cls=cls, attrs=chosen, plain=plain)))
             elif isinstance(facts, (Constant, Optimizer)) or isinstance(facts, Container) and self.is_choice(facts):
                 narrow.append((name, facts))  # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too
             elif on_meta and any(o.root in on_meta for o in related_objects(facts)):

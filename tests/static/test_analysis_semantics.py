@@ -2422,3 +2422,36 @@ def test_a_member_named_at_run_time_of_a_sharded_model_is_no_module_to_a_callee(
     """
     assert _lint({"quant.py": quant, "train.py": train}) == [("quant.py", 6, "FSD204")]
     assert _lint({"quant.py": quant, "train.py": train.replace("quantize(model)", "pass")}) == []
+
+
+@pytest.mark.parametrize("built", ["nn.Linear(4, 4)", "nn.GRU(4, 4)", "nn.ModuleList([nn.Linear(4, 4)])"])
+def test_a_module_of_torch_nn_is_an_instance_of_no_builtin_type(built: str):
+    """`isinstance(models, list)` on a `torch.nn` module is false (torch 2.13: no class of
+    `torch.nn` derives from a builtin type), so `[models]` is the list the callee reads: the
+    `FSDPModule` test over it decides which optimizer state is saved."""
+    ckpt = """
+    import torch
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_optimizer_state_dict
+    from torch.distributed.fsdp import FSDPModule
+
+    def save_checkpoint(path, models, optimizer):
+        if not isinstance(models, (list, tuple)):
+            models = [models]
+        if any(isinstance(m, FSDPModule) for m in models):
+            state = get_optimizer_state_dict(models[0], optimizer, options=StateDictOptions(full_state_dict=True))
+        else:
+            state = optimizer.state_dict()
+        torch.save(state, path)
+    """
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import save_checkpoint
+
+    def main():
+        model = BUILT
+        fully_shard(model)
+        optimizer = torch.optim.Adam(model.parameters())
+        save_checkpoint("ckpt.pt", model, optimizer)
+    """.replace("BUILT", built)
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == []
