@@ -2394,9 +2394,9 @@ def test_a_dataclass_runs_its_post_init_after_its_fields_and_a_named_tuple_does_
 
 def test_a_member_named_at_run_time_of_a_sharded_model_is_no_module_to_a_callee():
     """`getattr(sub_module, name)` over `named_modules()` of a sharded model may be a parameter
-    (a tensor), and so may `model.scale`, an attribute inside a sharded unit: the helper that
-    casts it (two calls down) and uses the copy changes nothing FSDP manages. Given the sharded
-    model itself, the same helper's cast is a module's, after the forward."""
+    (a tensor): the helper that casts it (two calls down) and uses the copy changes nothing FSDP
+    manages. Given the sharded model itself, the same helper's cast is a module's, after the
+    forward."""
     quant = """
     def quantize(weight):
         return weight / amax(weight)
@@ -2416,7 +2416,6 @@ def test_a_member_named_at_run_time_of_a_sharded_model_is_no_module_to_a_callee(
         for name, sub_module in model.named_modules():
             for weight_name in names:
                 quantize(getattr(sub_module, weight_name))
-        quantize(model.scale)
         if whole:
             quantize(model)
     """
@@ -2455,3 +2454,32 @@ def test_a_module_of_torch_nn_is_an_instance_of_no_builtin_type(built: str):
         save_checkpoint("ckpt.pt", model, optimizer)
     """.replace("BUILT", built)
     assert _lint({"ckpt.py": ckpt, "train.py": train}) == []
+
+
+def test_a_member_found_by_another_lookup_is_not_a_sharded_parent_in_a_callee():
+    """`getattr(model, name)` in two loops, or in two turns of one loop, may find two different
+    submodules: an earlier shard says nothing certain of what is handed to a helper next, so the
+    helper that shards the layers of what it gets shards no child of a unit. Given a module
+    sharded by name, it does."""
+    train = SHARD + """
+    def finish(block):
+        for layer in block.layers:
+            fully_shard(layer)
+
+    def shard_by_name(model, first, second):
+        for name in first:
+            fully_shard(getattr(model, name))
+        for name in second:
+            finish(getattr(model, name))
+
+    def shard_each(model, names):
+        for name in names:
+            block = getattr(model, name)
+            finish(block)
+            fully_shard(block)
+
+    def shard_twice(model):
+        fully_shard(model.encoder)
+        finish(model.encoder)
+    """
+    assert _lint({"train.py": train}) == [("train.py", 5, "FSD102")]
