@@ -26,12 +26,13 @@ Callee = Tuple[nodes.NodeNG, nodes.FunctionDef, Context, Dict[str, Origin]]
 
 class RuleListener(CallListener):
     """Runs fresh instances of `rules` on one walk, skipping a rule where `failed` says it crashed
-    on the walk's module (and adding to it when it crashes). One is kept for every walk of the facts
-    (`fsdp_lint.analysis.walk_records`): slotted, with no list until it has something to hold."""
+    on the walk's module (and adding to it when it crashes; None: the walk's own set, made at its
+    first crash). One is kept for every walk of the facts (`fsdp_lint.analysis.walk_records`):
+    slotted, with no list or set until it has something to hold."""
 
     __slots__ = ("configuration", "failed", "reports", "callees", "crashes", "_module", "_call_rules", "_end_rules")
 
-    def __init__(self, rules: Tuple[Type[Rule], ...], settings: Tuple[RuleSetting, ...], failed: Set[Tuple[str, str]]):
+    def __init__(self, rules: Tuple[Type[Rule], ...], settings: Tuple[RuleSetting, ...], failed: Optional[Set[Tuple[str, str]]] = None):
         self.configuration = (rules, settings)
         self.failed = failed
         self.reports: Sequence[Report] = ()
@@ -39,8 +40,8 @@ class RuleListener(CallListener):
         self.crashes: Sequence[Tuple[Rule, Exception, str]] = ()  # the rule, its error, the walk's module
         self._module: Optional[str] = None  # the walk's
         instances = [rule(self._report).configure(settings) for rule in rules]
-        self._call_rules = [r for r in instances if type(r).on_call is not Rule.on_call]
-        self._end_rules = [r for r in instances if type(r).on_function_end is not Rule.on_function_end]
+        self._call_rules: Sequence[Rule] = [r for r in instances if type(r).on_call is not Rule.on_call]
+        self._end_rules: Sequence[Rule] = [r for r in instances if type(r).on_function_end is not Rule.on_function_end]
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         module = self._module_of(flow)
@@ -59,7 +60,7 @@ class RuleListener(CallListener):
                     rule.on_function_end(flow)
                 except Exception as error:
                     self._crash(rule, error, module)
-        self._call_rules = self._end_rules = []  # the walk is over: what its rules kept is not needed
+        self._call_rules = self._end_rules = ()  # the walk is over: what its rules kept is not needed
         self.callees = tuple(self.callees)
 
     def on_callee(self, flow: Flow, call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
@@ -74,6 +75,8 @@ class RuleListener(CallListener):
 
     def _crash(self, rule: Rule, error: Exception, module: str) -> None:
         self.crashes = [*self.crashes, (rule, error, module)]
+        if self.failed is None:
+            self.failed = set()
         self.failed.add((rule.code, module))
 
     def _report(

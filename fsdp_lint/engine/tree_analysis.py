@@ -208,7 +208,7 @@ def analyse_tree(
                 instances=state.instances, environment_written=tree.environment_written,
             )
             if config.rule_classes:  # the rules hear every walk of the facts: the rule pass takes those it would repeat
-                project.walk_records.listen = lambda: RuleListener(config.rule_classes, config.settings, set())
+                project.walk_records.listen = lambda: RuleListener(config.rule_classes, config.settings)
         elif entered != project.entered:
             # Newly entered code changes the summaries that deferred calls into it: walk again.
             assert entered is not None

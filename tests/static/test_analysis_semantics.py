@@ -2483,3 +2483,19 @@ def test_a_member_found_by_another_lookup_is_not_a_sharded_parent_in_a_callee():
         finish(model.encoder)
     """
     assert _lint({"train.py": train}) == [("train.py", 5, "FSD102")]
+
+
+def test_calling_contexts_built_from_empty_sets_share_one_empty_set_and_stay_equal():
+    """A large tree builds over a hundred thousand contexts' and object facts' sets, most empty;
+    each `frozenset()` is its own object, so the facts keep one shared empty set in their place.
+    The facts must still compare and hash as the ones built with fresh sets (they key the memo)."""
+    from fsdp_lint.analysis.context import Context, ObjectFacts
+
+    facts = ObjectFacts("Model", frozenset([("layers",)]), certain=frozenset(), guessed=frozenset(set()))
+    other = ObjectFacts("Model", frozenset([("layers",)]), certain=frozenset(), guessed=frozenset())
+    assert facts.certain is other.guessed is facts.guessed is facts.forwarded
+    assert facts.sharded == frozenset([("layers",)])
+    context = Context((("model", facts),), frozenset(), (), (), frozenset(), frozenset(), frozenset())
+    again = Context((("model", other),), frozenset(), (), (), frozenset(), frozenset(), frozenset())
+    assert context.globals is again.not_none is again.outcomes is facts.certain
+    assert context == again and hash(context) == hash(again) == hash(Context((("model", facts),)))
