@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Nam
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values, deciding_modules, environment, known_apis, paths, truths
+from fsdp_lint.analysis import class_values, containers, deciding_modules, environment, known_apis, paths, syntax, truths
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
@@ -39,7 +39,6 @@ from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
-    ANONYMOUS,
     GATHERED,
     UNKNOWN,
     WILDCARD,
@@ -81,7 +80,6 @@ from fsdp_lint.analysis.values import (
     path_must_cover,
     related_objects,
     runs_through,
-    size,
     truth,
 )
 
@@ -252,7 +250,7 @@ class Flow:
         if isinstance(self.scope, nodes.ClassDef):
             self._drive_lifecycle(self.scope)
             self._leaving.append(self.point())
-        elif self._block(self.scope.body) and not _leaves(self.scope.body):
+        elif self._block(self.scope.body) and not syntax.leaves(self.scope.body):
             self._leaving.append(self.point())
         self._demand_deciding()
         if self.listener is not None:
@@ -752,9 +750,9 @@ class Flow:
         args = func.args
         positional = list(args.posonlyargs or []) + list(args.args or [])
         in_class = isinstance(func.parent, nodes.ClassDef)
-        is_method = in_class and not _is_staticmethod(func)
+        is_method = in_class and not syntax.is_staticmethod(func)
         for index, arg in enumerate(positional + list(args.kwonlyargs or [])):
-            if index == 0 and is_method and _is_classmethod(func):
+            if index == 0 and is_method and syntax.is_classmethod(func):
                 self.env[arg.name] = ClassRef(self.project.class_qname(func.parent))
                 continue
             if index == 0 and is_method:
@@ -909,7 +907,7 @@ class Flow:
             if self.scope is self.scope.root() and isinstance(value, Obj) and value.root != (self.key, target.name, 0):
                 self.project.add_alias((self.key, target.name, 0), value)
         elif isinstance(target, (nodes.Tuple, nodes.List)):
-            items = _unpacked(value, len(target.elts), self.project.origin)
+            items = containers.unpacked(value, len(target.elts), self.project.origin)
             for index, element in enumerate(target.elts):
                 if isinstance(element, nodes.Starred):
                     self._bind(element.value, UNKNOWN)
@@ -931,7 +929,7 @@ class Flow:
                     self._rebuilt(groups.optimizer)
             grown: Optional[Value] = None
             if isinstance(container, Container):
-                grown = _stored_item(container, key, value)
+                grown = containers.stored_item(container, key, value)
             elif isinstance(container, StateDict):
                 grown = UNKNOWN
             if grown is not None and isinstance(target.value, nodes.Name):
@@ -1064,9 +1062,9 @@ class Flow:
         self.path = self.path | outcome
         if not self._block(body):
             return None  # an `if` this walk decides left it (`_statement`)
-        if not _leaves(body):
+        if not syntax.leaves(body):
             return self._snapshot()
-        if _returns_or_raises(body):
+        if syntax.returns_or_raises(body):
             self._left.append(self.path)  # no run on this path gets past the function's later joins
         return None
 
@@ -1074,9 +1072,9 @@ class Flow:
         """Walk the arm of an `if` that every run reaching it takes; False where it cannot fall
         through, so that the rest of the block is walked by no run."""
         through = self._block(body)
-        if through and not _leaves(body):
+        if through and not syntax.leaves(body):
             return True
-        if through and _returns_or_raises(body):
+        if through and syntax.returns_or_raises(body):
             self._left.append(self.path)  # as `_arm` notes an arm that leaves
         return False
 
@@ -1385,8 +1383,8 @@ class Flow:
             if not self._statement(statement):
                 through = False
                 break
-            if isinstance(statement, nodes.If) and _leaves(statement.body) and not statement.orelse:
-                if _returns(statement.body) and not isinstance(self.value(statement.test), Constant):
+            if isinstance(statement, nodes.If) and syntax.leaves(statement.body) and not statement.orelse:
+                if syntax.returns(statement.body) and not isinstance(self.value(statement.test), Constant):
                     # `if test: return` - the rest of the block runs only where `test` is false.
                     self.conditions.append((statement.test, False))
                     guards += 1
@@ -1411,14 +1409,14 @@ class Flow:
                 elif any(isinstance(option, Constant) for option in options_of(self._bound_value(node.target))):
                     self._bind(node.target, UNKNOWN)  # `count += 1`: a new value (an object stays itself)
                 elif node.op == "+=" and isinstance(node.target, nodes.AssignName) and isinstance(self.env.get(node.target.name), (Container, Either)):
-                    self._bind(node.target, _grown(self.env[node.target.name], value))  # `params += [...]`: a list gains items
+                    self._bind(node.target, containers.grown(self.env[node.target.name], value))  # `params += [...]`: a list gains items
         elif isinstance(node, nodes.Expr):
             self._eval(node.value)
         elif isinstance(node, nodes.Delete):
             for target in node.targets:  # `del args["tp"]`: the dict's keys are no longer known
                 self._eval(target)
                 if isinstance(target, nodes.Subscript) and isinstance(target.value, nodes.Name) and target.value.name in self.env:
-                    self.env[target.value.name] = _keys_unknown(self.env[target.value.name])
+                    self.env[target.value.name] = containers.keys_unknown(self.env[target.value.name])
         elif isinstance(node, nodes.Return):
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
             self._store(returned)
@@ -1447,10 +1445,10 @@ class Flow:
             self._join([then, orelse])
         elif isinstance(node, (nodes.For, nodes.AsyncFor)):
             iterated = self._eval(node.iter)
-            in_order = _in_order(iterated)
+            in_order = containers.in_order(iterated)
             # A loop over what holds an item runs its body (`for m in [model]`), unless a `break`
             # may end it first: then where it ends is open.
-            through = runs_through(iterated) and not _breaks(node)
+            through = runs_through(iterated) and not syntax.breaks(node)
             if in_order:
                 # A literal list of modules runs its items in order (`[*vision.blocks, vision, *layers]`).
                 start = self._snapshot()
@@ -1462,9 +1460,9 @@ class Flow:
                     self._join([start, self._snapshot()])
                 self._passed_loop(first_step)
             else:
-                element = _element_of(iterated)
+                element = containers.element_of(iterated)
                 at_least_once = known_apis.never_empty(node.iter) or through
-                later = _next_item(element)
+                later = containers.next_item(element)
                 self._loop(node, lambda index: self._bind(node.target, later if index else element), objects_in(element), at_least_once)
             self._block(node.orelse)
         elif isinstance(node, nodes.While):
@@ -1485,16 +1483,16 @@ class Flow:
             self._block(node.body)
             self._meta_depth -= meta
             self._leave_contexts(entered)
-        elif isinstance(node, _TRY_NODES):
+        elif isinstance(node, syntax.TRY_NODES):
             start = self._snapshot()
             self._block(node.body)
             after_body = self._snapshot()
-            ends: List[Optional[_State]] = [None if _leaves(node.body) else after_body]
+            ends: List[Optional[_State]] = [None if syntax.leaves(node.body) else after_body]
             for handler in node.handlers:
                 # A handler starts from anywhere in the body: the state before or after it.
                 self._join([start, after_body])
                 self._block(handler.body)
-                ends.append(None if _leaves(handler.body) else self._snapshot())
+                ends.append(None if syntax.leaves(handler.body) else self._snapshot())
             self._join(ends if any(e is not None for e in ends) else [after_body])
             self._block(node.orelse)
             self._block(node.finalbody)
@@ -1533,7 +1531,7 @@ class Flow:
         analysis names all the items of a list `items[*]`: what the first pass did to its item is
         on a path of its own (an iteration literal), so the second pass does not see its own item
         as already sharded. An item of `model.modules()` is a member of its own in each pass
-        (`_next_item`)."""
+        (`containers.next_item`)."""
         before = self._snapshot()
         ends = [] if at_least_once else [before]
         first_step = len(self.meta_steps)
@@ -1589,7 +1587,7 @@ class Flow:
                 return read
             base = self._eval(node.value)
             index = self._eval(node.slice)
-            return either([_subscript(option, node.slice, index) for option in options_of(base)])
+            return either([containers.subscript(option, node.slice, index) for option in options_of(base)])
         if isinstance(node, nodes.Call):
             return self._call(node)
         if isinstance(node, (nodes.List, nodes.Tuple, nodes.Set)):
@@ -1600,10 +1598,10 @@ class Flow:
             nonempty = True  # where each source produces an element and each filter keeps it
             for generator in node.generators:
                 source = self._eval(generator.iter)
-                nonempty = nonempty and _nonempty(source)
-                self._bind(generator.target, _element_of(source))
+                nonempty = nonempty and containers.nonempty(source)
+                self._bind(generator.target, containers.element_of(source))
                 for condition in generator.ifs:
-                    nonempty = nonempty and _truth(self._eval(condition)) is True
+                    nonempty = nonempty and containers.constant_truth(self._eval(condition)) is True
             element = self._eval(node.elt)
             return element if isinstance(element, Params) else Iterable(element, nonempty)
         if isinstance(node, nodes.DictComp):
@@ -1726,11 +1724,11 @@ class Flow:
         model); over another sequence, unknown."""
         first = node.generators[0]
         source = self._eval(first.iter)
-        order = _in_order(source) if len(node.generators) == 1 and not first.ifs else ()
+        order = containers.in_order(source) if len(node.generators) == 1 and not first.ifs else ()
         if not order:
-            self._bind(first.target, _element_of(source))
+            self._bind(first.target, containers.element_of(source))
             for generator in node.generators[1:]:
-                self._bind(generator.target, _element_of(self._eval(generator.iter)))
+                self._bind(generator.target, containers.element_of(self._eval(generator.iter)))
             self._eval(node.key)
             self._eval(node.value)
             return UNKNOWN
@@ -1761,7 +1759,7 @@ class Flow:
             if isinstance(unpacked, Container) and unpacked.exact and unpacked.keys is None:
                 items.extend(unpacked.items)
             else:
-                items.append(_element_of(unpacked))
+                items.append(containers.element_of(unpacked))
                 exact = False
         return Container(tuple(items), exact=exact)
 
@@ -1939,7 +1937,7 @@ class Flow:
         passed = [o for value in args + list(keywords.values()) for o in contained(value, Optimizer)]
         if passed:
             seq = self._tick()
-            self.handoffs.extend((Point(seq, self.path), _callee_name(node.func), o) for o in passed)
+            self.handoffs.extend((Point(seq, self.path), syntax.callee_name(node.func), o) for o in passed)
         return result
 
     def _issued(self, node: nodes.NodeNG, what: str, at: nodes.Call) -> None:
@@ -2050,7 +2048,7 @@ class Flow:
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
         if optimizer is not None:
             params = args[0] if args else keywords.get("params", UNKNOWN)
-            owners = _param_owners(params)
+            owners = containers.param_owners(params)
             if owners:
                 return self._optimizer_built(Optimizer(tuple(self.canonical(o) for o in owners), node, optimizer))
             return UNKNOWN
@@ -2076,7 +2074,7 @@ class Flow:
                     return self._named_attribute(node, func.name, name.value, args)
             if func.name == "getattr" and args and isinstance(args[0], Obj):
                 return args[0].child(self._member(node))  # an attribute named at run time: some module in it
-            return _builtin_call(func.name, args, keywords)
+            return containers.builtin_call(func.name, args, keywords)
         target = self.project.callable_for_flow(qname)
         if isinstance(target, Deferred):
             return self._defer(node, target.module, None, args, keywords)
@@ -2092,10 +2090,10 @@ class Flow:
         if isinstance(func, nodes.Attribute) and func.attrname in known_apis.PRETRAINED_FACTORIES and qname and qname.startswith("transformers."):
             return Fresh("transformers.PreTrainedModel")
         self._escape(args, keywords)
-        owners = _param_owners(args[0]) if args and not (qname or "").startswith("torch.") else ()  # torch's optimizers are its classes
+        owners = containers.param_owners(args[0]) if args and not (qname or "").startswith("torch.") else ()  # torch's optimizers are its classes
         if owners:
             # Unknown code given parameters: an optimizer if the code later steps it.
-            candidate = Optimizer(tuple(self.canonical(o) for o in owners), node, _callee_name(func))
+            candidate = Optimizer(tuple(self.canonical(o) for o in owners), node, syntax.callee_name(func))
             self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
             return candidate
         return Fresh(None)
@@ -2123,7 +2121,7 @@ class Flow:
         if not _is_builtin(self.project.binding(call.func)) or call.keywords:
             return None
         if not call.args and self.self_root is not None and self.self_class is not None:
-            after, receiver = self.self_class, self.env.get(_first_param(self.scope) or "")
+            after, receiver = self.self_class, self.env.get(syntax.first_param(self.scope) or "")
         elif len(call.args) == 2:
             named = self.project.callable_for_flow(self.qualified_name(call.args[0]))
             after, receiver = (named if isinstance(named, nodes.ClassDef) else None), self.value(call.args[1])
@@ -2146,7 +2144,7 @@ class Flow:
         if func.attrname in ("append", "extend"):
             added = args[0] if args else UNKNOWN
             self._store(added)
-            grown = _grown(receiver, Container((added,)) if func.attrname == "append" else added)
+            grown = containers.grown(receiver, Container((added,)) if func.attrname == "append" else added)
             if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
                 self.env[func.expr.name] = grown
             elif isinstance(func.expr, nodes.Attribute):
@@ -2158,14 +2156,14 @@ class Flow:
             return Constant(None)
         if func.attrname in _KEY_CHANGES:  # `args.update(...)`: `in` and `len` no longer known
             if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
-                self.env[func.expr.name] = _keys_unknown(receiver)
+                self.env[func.expr.name] = containers.keys_unknown(receiver)
             elif isinstance(func.expr, nodes.Attribute):
                 owner = self.value(func.expr.expr)
                 key = (owner.root, owner.attrs + (func.expr.attrname,)) if isinstance(owner, Obj) else None
                 if key in self.attr_env:
-                    self.attr_env[key] = _keys_unknown(receiver)
+                    self.attr_env[key] = containers.keys_unknown(receiver)
                     self._attr_version += 1
-        return either([_view(option, func.attrname, args) for option in options_of(receiver)])
+        return either([containers.view(option, func.attrname, args) for option in options_of(receiver)])
 
     def _rebuilding_call(self, func: nodes.Attribute, args: List[Value]) -> None:
         """`optimizer.param_groups.clear()` (groups added after it hold what they are given), and
@@ -2177,7 +2175,7 @@ class Flow:
                 if isinstance(groups, ParamGroups):
                     self._rebuilt(groups.optimizer)
             return
-        over = _param_owners(args[0]) if args else ()
+        over = containers.param_owners(args[0]) if args else ()
         if over:
             for receiver in receivers:
                 self._rebuilt(receiver, tuple(self.canonical(o) for o in over))
@@ -2332,7 +2330,7 @@ class Flow:
     def _on_every_run(self, event: ShardEvent, at: nodes.NodeNG, assumed: Path = EMPTY) -> bool:
         """Whether every run that reaches `at` (here) made `event` on the way, to its target alone:
         on branch outcomes this point's path has, in no loop, `try` or `match` arm that `at` is
-        not in too (`_runs_whenever`), not under a helper's own condition, and not by a call that
+        not in too (`syntax.runs_whenever`), not under a helper's own condition, and not by a call that
         shards one of several objects (`fully_shard(a if c else b)`); an inherited event where
         the caller said so (`ObjectFacts.certain`). With `assumed`: on the runs that also take
         those branch outcomes."""
@@ -2343,7 +2341,7 @@ class Flow:
             return False
         if any(o.seq == event.seq and o.inner == event.inner and (o.target.root, o.target.attrs) != target for o in self.events):
             return False
-        return _runs_whenever(event.node, at, self.scope)
+        return syntax.runs_whenever(event.node, at, self.scope)
 
     def _is_module_call(self, called: Obj) -> bool:
         """Whether calling `called` runs an object's forward: an object itself, or one an
@@ -2413,7 +2411,7 @@ class Flow:
         `__post_init__`)."""
         if not qname:
             return Fresh(None)
-        obj = self._materialise(Fresh(qname), _assigned_name(node) or f"{qname.rsplit('.', 1)[-1]}()")
+        obj = self._materialise(Fresh(qname), syntax.assigned_name(node) or f"{qname.rsplit('.', 1)[-1]}()")
         assert isinstance(obj, Obj)
         init = self.project.resolve_method(obj, None, "__init__")
         if isinstance(init, Deferred):
@@ -2424,9 +2422,9 @@ class Flow:
             fields = self.project.record_fields(qname)
             cls = self.project.callable_for_flow(qname)
             given = dict(list(zip(fields, args)) + [(k, v) for k, v in keywords.items() if k in fields])
-            spread = _spread_keywords(keywords[None], fields) if None in keywords else [({}, EMPTY)]
+            spread = containers.spread_keywords(keywords[None], fields) if None in keywords else [({}, EMPTY)]
             defaults = class_values.record_defaults(self.project, cls) if isinstance(cls, nodes.ClassDef) and spread else {}
-            for name, value in _record_values(given, spread or [({}, EMPTY)], defaults).items():
+            for name, value in containers.record_values(given, spread or [({}, EMPTY)], defaults).items():
                 self.attr_env[(obj.root, (name,))] = value
                 self._attr_version += 1
                 self._store(value)
@@ -2449,7 +2447,7 @@ class Flow:
             return self._apply_summary(node, target, receiver, args, keywords)
         if method in ("parameters", "named_parameters"):
             return Params(receiver)
-        assigns = method == "load_state_dict" and _assigns(node)
+        assigns = method == "load_state_dict" and syntax.assigns(node)
         if assigns:
             self._replaced(receiver, node)
         if method == "to_empty":
@@ -2538,12 +2536,12 @@ class Flow:
         name or a constant (other defaults, and `*args`/`**kwargs`, stay unknown)."""
         arguments = func.args
         positional = [a.name for a in list(arguments.posonlyargs or []) + list(arguments.args or [])]
-        is_method = isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func)
+        is_method = isinstance(func.parent, nodes.ClassDef) and not syntax.is_staticmethod(func)
         bound: Dict[str, Value] = {}
-        if is_method and positional and (receiver is not None or _is_classmethod(func)):
+        if is_method and positional and (receiver is not None or syntax.is_classmethod(func)):
             # called on an object (or a class): it is the first parameter. Called through its
             # class (`Base.prepare(self)`), the first argument is.
-            if not _is_classmethod(func):
+            if not syntax.is_classmethod(func):
                 bound[positional[0]] = receiver
             positional = positional[1:]
         for name, value in zip(positional, args):
@@ -2552,7 +2550,7 @@ class Flow:
         for name, value in keywords.items():
             if name in names:
                 bound[name] = value
-        for name, default in _defaults(arguments):
+        for name, default in syntax.defaults(arguments):
             if name not in bound and isinstance(default, (nodes.Name, nodes.Attribute, nodes.Const)):
                 value = self._eval(default)
                 if not isinstance(value, Unknown):
@@ -2576,7 +2574,7 @@ class Flow:
         for name in sorted(bound):
             value = bound[name]
             if isinstance(value, Obj):
-                reads = class_values.self_reads(self.project, func) if is_instance_method(func) and name == _first_param(func) else None
+                reads = class_values.self_reads(self.project, func) if syntax.is_instance_method(func) and name == syntax.first_param(func) else None
                 facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
                 forwarded = self._forwarded_in(self.canonical(value)) if facts.sharded else frozenset()
                 facts = replace(
@@ -3173,7 +3171,7 @@ class Flow:
         if func is not self.scope:
             self.calls.add(scope_key(func))
         summary = self.project.summary(func, context, origins)
-        entering = summary is not None and summary.exit is not None and not at_exit and _entered_by_with(node)
+        entering = summary is not None and summary.exit is not None and not at_exit and syntax.entered_by_with(node)
         if summary is not None:
             self.deferred |= summary.deferred
             if summary.exit is not None and at_exit:
@@ -3443,16 +3441,6 @@ class _Exit(NamedTuple):
     reregistering: Tuple[Obj, ...] = ()  # the modules whose parameters its exit hands to FSDP again, as it was entered
 
 
-def _entered_by_with(call: nodes.NodeNG) -> bool:
-    """Whether the call's value is what a `with` enters: `with cm(...):`, also as an arm of a
-    conditional (`with cm(...) if optimizer is not None else nullcontext():`)."""
-    node = call
-    while isinstance(node.parent, nodes.IfExp) and node is not node.parent.test:
-        node = node.parent
-    parent = node.parent
-    return isinstance(parent, (nodes.With, nodes.AsyncWith)) and any(item is node for item, _ in parent.items)
-
-
 def _latest(rebuilds: List[Rebuild]) -> List[Rebuild]:
     """One rebuild per optimizer, modules and path: the last (a shard before an earlier one is
     before it too), so that a summary does not carry every rebuild of every pass and callee."""
@@ -3506,319 +3494,14 @@ def _join_maps(maps: List[Dict], runs: List[Path]) -> Dict:
 _ABSENT = object()
 
 
-
-
-
 _BUILTINS = frozenset(dir(builtins))
-# Literal lists iterated item by item, in order, up to this length (longer ones as one element).
-_UNROLLED = 16
-# The lists an appended-to list may be, past which they are joined into one (`_grown`).
-_LIST_OPTIONS = 4
 # Combinations of configurations a call is applied with, one each (`Flow._choice_arguments`).
 _MAX_CHOICES = 8
 _KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear"})  # what changes a dict's keys
-_TRY_NODES = (nodes.Try, nodes.TryStar)
 
 
 def _is_builtin(binding: Optional[nodes.NodeNG]) -> bool:
     return binding is None or binding.root().name == "builtins"
-
-
-def _returns(body: List[nodes.NodeNG]) -> bool:
-    """The block ends by leaving normally (a raise ends the process, not just the block)."""
-    return bool(body) and isinstance(body[-1], (nodes.Return, nodes.Continue, nodes.Break))
-
-
-def _leaves(body: List[nodes.NodeNG]) -> bool:
-    """The block never falls through to the statement after it."""
-    return bool(body) and isinstance(body[-1], (nodes.Return, nodes.Continue, nodes.Break, nodes.Raise))
-
-
-def _returns_or_raises(body: List[nodes.NodeNG]) -> bool:
-    """The block ends by leaving the function."""
-    return bool(body) and isinstance(body[-1], (nodes.Return, nodes.Raise))
-
-
-def _runs_whenever(node: nodes.NodeNG, at: nodes.NodeNG, scope: nodes.NodeNG) -> bool:
-    """Whether `node` (of `scope`) runs on every run that gets past it to `at`, as far as the
-    statements that may skip part of themselves go (a loop's body may run no time, a `try`'s body
-    stop at an exception, a `case` not match): `node` in none of those parts, or `at` in the same
-    one. Branches of `if`s, and-or and if-expressions are not looked at: paths tell those apart."""
-    child, parent = node, node.parent
-    while parent is not None and child is not scope:
-        if isinstance(parent, _MAY_SKIP):
-            part = _part(parent, child)
-            if part not in _ALWAYS_RUN:
-                inside = at
-                while inside is not None and inside.parent is not parent:
-                    inside = inside.parent
-                if inside is None or _part(parent, inside) != part:
-                    return False
-        child, parent = parent, parent.parent
-    return child is scope
-
-
-def _part(parent: nodes.NodeNG, child: nodes.NodeNG) -> object:
-    """The part of `parent` that holds `child`: a field's name, or the handler or case itself."""
-    for name in parent._astroid_fields:
-        value = getattr(parent, name)
-        if value is child:
-            return name
-        if isinstance(value, list) and any(item is child for item in value):
-            return child if name in ("handlers", "cases", "generators") else name
-    return None
-
-
-# Statements and expressions that may run a part of themselves no time or stop in it, and the
-# parts that always run.
-_MAY_SKIP = (nodes.For, nodes.AsyncFor, nodes.While, nodes.Try, nodes.TryStar, nodes.Match, nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
-_ALWAYS_RUN = frozenset({"iter", "test", "subject", "finalbody"})
-
-
-def _assigns(call: nodes.Call) -> bool:
-    """`load_state_dict(..., assign=...)` with anything but a literal False: the parameters are replaced."""
-    assign = next((kw.value for kw in call.keywords or [] if kw.arg == "assign"), None)
-    return assign is not None and not (isinstance(assign, nodes.Const) and assign.value is False)
-
-
-def _subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
-    if isinstance(base, (ParamGroups, Gathered)):
-        return base  # a group, or an entry of one; what a full state dict holds
-    if isinstance(base, Obj):
-        return base.child("*")
-    if isinstance(base, Optimizer):
-        return base  # an optimizer cannot be indexed: the value is a collection of it (`state.optimizers[0]`)
-    if isinstance(base, Container) and base.items:
-        if isinstance(key, Constant) or isinstance(index, nodes.Const):
-            return base.item(key.value if isinstance(key, Constant) else index.value)
-        if not isinstance(index, nodes.Slice):
-            return either(list(base.items))  # an entry named at run time (`models[name]`): one of them
-    return UNKNOWN
-
-
-def _stored_item(container: Container, key: Value, value: Value) -> Container:
-    """A dict or list after `container[key] = value`: a constant key of a dict of known keys
-    replaces its entry or adds one; any key of an empty dict makes its one entry (`d[name] =
-    m` after `d = {}`: exact, its key unknown); otherwise the value is one more item it may
-    hold."""
-    if container.keys is not None and isinstance(key, Constant):
-        keys = tuple(k for k in container.keys if k != key.value) + (key.value,)
-        items = tuple(v for k, v in zip(container.keys, container.items) if k != key.value) + (value,)
-        return Container(items, keys)
-    return Container(container.items + (value,), exact=container.keys == ())
-
-
-def _in_order(value: Value) -> Tuple[Value, ...]:
-    """What a loop over a literal list or dict binds, item by item in order (a dict's constant
-    keys); empty where it runs as a loop (an unknown or long sequence)."""
-    if isinstance(value, Container) and 0 < len(value.items) <= _UNROLLED:
-        return value.items if value.keys is None else tuple(Constant(key) for key in value.keys)
-    return ()
-
-
-def _view(container: Value, method: str, args: List[Value]) -> Value:
-    """`values()`, `items()`, `keys()` or `get(key)` of a dict the walk built: its entries in
-    order, as a list of them, so that a loop over them runs each in turn (a dict whose keys are
-    not constants: its values, keys unknown). A view holds one entry per item where the dict
-    does (exact, or keys known and distinct)."""
-    if not isinstance(container, Container):
-        return UNKNOWN
-    exact = container.exact or container.keys is not None and len(set(container.keys)) == len(container.keys)
-    if method == "values":
-        return Container(container.items, exact=exact)
-    if method == "items":
-        keys = container.keys or (None,) * len(container.items)
-        pairs = (Container((UNKNOWN if key is None else Constant(key), item), exact=True) for key, item in zip(keys, container.items))
-        return Container(tuple(pairs), exact=exact)
-    if method == "keys" and container.keys is not None:
-        return Container(tuple(Constant(key) for key in container.keys), exact=exact)
-    if method == "get" and args and isinstance(args[0], Constant) and container.keys is not None:
-        found = container.keys.index(args[0].value) if args[0].value in container.keys else None
-        return container.items[found] if found is not None else args[1] if len(args) > 1 else Constant(None)
-    return UNKNOWN
-
-
-def _grown(value: Value, added: Value) -> Value:
-    """A list after it gains `added`'s items (`params.extend(...)`, `params += [...]`), each
-    once: an item stands for the objects it may be, so a loop that appends adds it once. A
-    list of unknown length adds one item for its elements, and may have added none."""
-    options: List[Value] = []
-    for option in options_of(value):
-        if not isinstance(option, Container) or option.keys is not None:
-            options.append(option)
-            continue
-        if isinstance(added, Container) and added.keys is None:
-            options.append(Container(option.items + tuple(dict.fromkeys(v for v in added.items if v not in option.items))))
-            continue
-        element = _element_of(added)
-        options += [option, option if element in option.items else Container(option.items + (element,))]
-    lists = [option for option in options if isinstance(option, Container) and option.keys is None]
-    if len(lists) > _LIST_OPTIONS:
-        # Appends under conditions double the lists it may be at every one (`passes.append(p)`
-        # under eight flags): past a few, it is one list of every item it may hold, or empty.
-        union = Container(tuple(dict.fromkeys(item for option in lists for item in option.items)))
-        options = [option for option in options if option not in lists] + [union] + [Container(())] * any(not option.items for option in lists)
-    return either(options)
-
-
-def _unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[str]]) -> Tuple[Value, ...]:
-    """What `a, b = value` binds: a tuple's items, each option's where branches bound several
-    (`return model, optimizer` on one arm, `return None, None` on another), and for the result of
-    a call into a module not entered yet, its items (`value[0]`), so that what is done to them
-    demands the module (`Project.demanded_modules`), which then gives the tuple; unknown for the
-    rest (the items of other objects are no objects the walk can tell apart)."""
-    if isinstance(value, Params) and count == 2:
-        return (UNKNOWN, value)  # `for name, param in m.named_parameters()`
-    if isinstance(value, Gathered):
-        return (value,) * count  # `for name, tensor in full_state_dict.items()`
-    if isinstance(value, Container) and value.keys is None and len(value.items) == count:
-        return value.items
-    if isinstance(value, Obj) and not value.attrs and deferred_to(value.root) is not None:
-        return (value.child(WILDCARD),) * count
-    if isinstance(value, Either):  # an option that cannot be unpacked (another length, None) raised there
-        options = [(_unpacked(option, count, deferred_to), guard) for option, guard in guarded_options(value) if not _unpacks_otherwise(option, count)]
-        return tuple(guarded([(items[index], guard) for items, guard in options]) for index in range(count)) if options else (UNKNOWN,) * count
-    return (UNKNOWN,) * count
-
-
-def _unpacks_otherwise(value: Value, count: int) -> bool:
-    """Whether `a, b, ... = value` (`count` names) raises: a tuple of another length, a constant."""
-    return isinstance(value, Constant) or isinstance(value, Container) and value.keys is None and len(value.items) != count
-
-
-def _next_item(element: Value) -> Value:
-    """What a loop binds in its later passes where it binds `element` in its first: another
-    member where the item is one (`for m in model.modules()`: each pass another module)."""
-    if isinstance(element, Obj):
-        last = element.attrs[-1] if element.attrs else ""
-        fresh = last[:1] == "*" and last not in (WILDCARD, ANONYMOUS)
-        return Obj(element.root, element.attrs[:-1] + (last + "'",), element.cls) if fresh else element
-    if isinstance(element, Container) and element.keys is None:
-        items = tuple(_next_item(item) for item in element.items)
-        return element if items == element.items else Container(items, exact=element.exact)
-    if isinstance(element, Either):
-        return mapped_options(element, _next_item)
-    return element
-
-
-def _element_of(value: Value) -> Value:
-    """What iterating `value` binds. Of several values, the elements of those that hold one: an
-    empty literal (`{}` where a loop added nothing) binds nothing."""
-    if isinstance(value, Either):
-        holding = [(option, guard) for option, guard in guarded_options(value) if not (isinstance(option, Container) and not option.items)]
-        if holding and len(holding) < len(value.options):
-            return guarded([(_element_of(option), guard) for option, guard in holding])
-        return mapped_options(value, _element_of)
-    if isinstance(value, Iterable):
-        return value.element
-    if isinstance(value, Obj):
-        return value.child("*")
-    if isinstance(value, Container) and value.items:
-        return either(list(value.items)) if value.keys is None else UNKNOWN
-    if isinstance(value, (Params, Optimizer)):
-        return value  # parameters iterate as parameters; an optimizer is not iterable: a collection of it
-    if isinstance(value, (ParamGroups, Gathered)):
-        return value  # each group; each key, value or item of a full state dict
-    return UNKNOWN
-
-
-def _param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
-    """The modules whose parameters an optimizer's `params` argument carries."""
-    if isinstance(value, Params):
-        return (value.owner,)
-    if isinstance(value, (Container, Iterable, Either)) and depth < 4:
-        items = value.items if isinstance(value, Container) else value.options if isinstance(value, Either) else (value.element,)
-        return tuple(dict.fromkeys(owner for item in items for owner in _param_owners(item, depth + 1)))  # each once
-    return ()
-
-
-def _keys_unknown(value: Value) -> Value:
-    """A dict whose keys changed in a way the walk does not follow: its items as they were, its
-    keys unknown."""
-    return either([Container(o.items) if isinstance(o, Container) and o.keys is not None else o for o in options_of(value)])
-
-
-def _spread_keywords(value: Value, fields: Tuple[str, ...]) -> List[Tuple[Dict[str, Value], Path]]:
-    """The keywords a `**kwargs` spreads into a record's fields, for each dict it may be (a dict
-    built key by key, `args["fsdp"] = cfg`, then `Config(**args)`), with the branch outcomes of
-    the runs that give that dict; none where one of them is not a dict of known keys, all fields
-    of the record."""
-    spread = []
-    for option, runs in guarded_options(value):
-        if not isinstance(option, Container) or option.keys is None or not all(key in fields for key in option.keys):
-            return []
-        spread.append((dict(zip(option.keys, option.items)), runs))  # type: ignore[arg-type]
-    return spread
-
-
-def _record_values(given: Dict[str, Value], spread: List[Tuple[Dict[str, Value], Path]], defaults: Dict[str, Value]) -> Dict[str, Value]:
-    """A record's fields after its generated `__init__`: for each dict the `**` may spread, the
-    arguments over the defaults, on the runs that spread that dict (the fields of one record are
-    set together: `fsdp` is None on the runs where `fsdp2` is given); a field one of them leaves
-    without a value stays unknown."""
-    runs = [({**defaults, **given, **keywords}, guard) for keywords, guard in spread]
-    return {
-        name: guarded([(run[name], guard) for run, guard in runs])
-        for name in runs[0][0] if all(name in run for run, _ in runs)
-    }
-
-
-def _builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
-    first = args[0] if args else UNKNOWN
-    if name in ("list", "tuple", "filter", "sorted", "reversed", "iter", "set"):
-        if name == "filter" and len(args) > 1:
-            first = args[1]
-        if isinstance(first, (Params, Iterable, Container)):
-            return first
-        if isinstance(first, Obj):
-            return Iterable(first.child("*"))
-        return UNKNOWN
-    if name == "len":
-        return size(first)
-    if name == "next" and isinstance(first, Iterable):  # the first element; the default where there may be none
-        return first.element if first.nonempty or len(args) < 2 else either([first.element, args[1]])
-    if name in ("any", "all"):
-        return _any_or_all(name == "any", first)
-    if name == "enumerate":
-        if isinstance(first, Container) and first.exact and first.keys is None:  # each item with its index, in order
-            return Container(tuple(Container((constant(index), item), exact=True) for index, item in enumerate(first.items)), exact=True)
-        return Iterable(Container((UNKNOWN, _element_of(first))))
-    if name == "zip":
-        return Iterable(Container(tuple(_element_of(a) for a in args)))
-    if name == "dict":
-        if keywords and not args and None not in keywords:  # `dict(dit=dit, vae=vae)`
-            return Container(tuple(keywords.values()), tuple(keywords))
-        return Container(tuple(args) + tuple(keywords.values()))
-    return UNKNOWN
-
-
-def _any_or_all(any_: bool, value: Value) -> Value:
-    """`any(items)` (`any_`) or `all(items)` where the truth of the items is known: of each
-    item of a literal list, or of every element of an iterable (true for `any` only where it
-    produces one at least, false for `all` likewise)."""
-    if isinstance(value, Container) and value.keys is None:
-        truths = [_truth(item) for item in value.items]
-    elif isinstance(value, Iterable):
-        truths = [_truth(value.element)]
-        if not value.nonempty and truths[0] is any_:
-            return UNKNOWN  # it may produce none
-    else:
-        return UNKNOWN
-    if any_ in truths:
-        return Constant(any_)
-    return Constant(not any_) if all(truth is not None for truth in truths) else UNKNOWN
-
-
-def _truth(value: Value) -> Optional[bool]:
-    """The truth of a value that is a constant on every run; None where not known."""
-    found = {bool(option.value) if isinstance(option, Constant) else None for option in options_of(value)}
-    return found.pop() if len(found) == 1 else None
-
-
-def _nonempty(value: Value) -> bool:
-    """Whether iterating `value` produces one element at least, whichever value it may be: a
-    literal list with items, an iterable known to."""
-    return all(isinstance(o, Container) and bool(o.items) or isinstance(o, Iterable) and o.nonempty for o in options_of(value))
 
 
 def _names_imported_module(expr: nodes.NodeNG, binding: Callable[[nodes.Name], Optional[nodes.NodeNG]]) -> bool:
@@ -3835,42 +3518,6 @@ def _is_shard_partial(value: nodes.NodeNG, flow: Flow) -> bool:
         and bool(value.args)
         and flow.shards(flow.qualified_name(value.args[0]))
     )
-
-
-def _assigned_name(call: nodes.Call) -> Optional[str]:
-    """`x` in `x = Cls(...)`: the name a constructed object is known by in messages."""
-    parent = call.parent
-    if isinstance(parent, (nodes.Assign, nodes.AnnAssign)) and parent.value is call:
-        targets = parent.targets if isinstance(parent, nodes.Assign) else [parent.target]
-        if len(targets) == 1 and isinstance(targets[0], nodes.AssignName):
-            return targets[0].name
-        if len(targets) == 1 and isinstance(targets[0], nodes.AssignAttr):
-            return paths.attribute_chain(targets[0])
-    return None
-
-
-def _callee_name(func: nodes.NodeNG) -> str:
-    return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "optimizer")
-
-
-def _defaults(arguments: nodes.Arguments):
-    positional = list(arguments.posonlyargs or []) + list(arguments.args or [])
-    defaults = list(arguments.defaults or [])
-    for arg, default in zip(positional[len(positional) - len(defaults):], defaults):
-        yield arg.name, default
-    for arg, default in zip(arguments.kwonlyargs or [], arguments.kw_defaults or []):
-        if default is not None:
-            yield arg.name, default
-
-
-def _first_param(func: nodes.FunctionDef) -> Optional[str]:
-    positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
-    return positional[0].name if positional else None
-
-
-def is_instance_method(func: nodes.FunctionDef) -> bool:
-    """A method whose first parameter is the object it is called on."""
-    return isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and not _is_classmethod(func) and _first_param(func) is not None
 
 
 MAX_AVOIDING = 8  # the runs an initialisation is kept on past later `to_empty`s (`_avoiding`)
@@ -3892,31 +3539,6 @@ def _avoiding(path: Path, later: List[Path]) -> List[Path]:
             found.extend(run | {(atom, not taken)} for atom, taken in sorted(other - run, key=repr) if atom[0] != "dead")
         runs = list(dict.fromkeys(found))[:MAX_AVOIDING]
     return runs
-
-
-def _breaks(loop: Union[nodes.For, nodes.AsyncFor]) -> bool:
-    """Whether a `break` of `loop` (not of a loop inside it, nor in its `else`) may end it."""
-    pending = list(loop.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, nodes.Break):
-            return True
-        if isinstance(node, (nodes.For, nodes.AsyncFor, nodes.While)):
-            pending.extend(node.orelse)  # a nested loop's `else` breaks this one
-        elif not isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
-            pending.extend(node.get_children())
-    return False
-
-
-def exits_inside_loops(scope: nodes.NodeNG) -> bool:
-    """Whether a `return` of `scope` (not of a function inside it) lies in a loop or a `try`."""
-    for node in scope.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
-        parent = node.parent
-        while parent is not None and parent is not scope:
-            if isinstance(parent, (nodes.For, nodes.AsyncFor, nodes.While, *_TRY_NODES)):
-                return True
-            parent = parent.parent
-    return False
 
 
 def _mapped_flags(path: Path, mapper: RootMapper, canonical: Callable[[Obj], Obj]) -> Path:
@@ -3946,7 +3568,7 @@ def _passed_expressions(func: nodes.FunctionDef, call: nodes.Call) -> Iterator[T
     called on an object: its receiver is the first parameter)."""
     arguments = func.args
     positional = [a.name for a in list(arguments.posonlyargs or []) + list(arguments.args or [])]
-    if isinstance(func.parent, nodes.ClassDef) and not _is_staticmethod(func) and isinstance(call.func, nodes.Attribute):
+    if isinstance(func.parent, nodes.ClassDef) and not syntax.is_staticmethod(func) and isinstance(call.func, nodes.Attribute):
         positional = positional[1:]
     for name, expr in zip(positional, call.args or []):
         if isinstance(expr, nodes.Starred):
@@ -3992,19 +3614,8 @@ def _handed_outcomes(guard: Path) -> Path:
 
 def _param_root(func: nodes.FunctionDef, name: str) -> Root:
     """The root a parameter is bound to in `func`'s walks: `self` is the class's object."""
-    if is_instance_method(func) and name == _first_param(func):
+    if syntax.is_instance_method(func) and name == syntax.first_param(func):
         return (scope_key(func.parent), "self", 0)
     return (scope_key(func), name, 0)
 
 
-def _decorator_names(func: nodes.FunctionDef) -> List[str]:
-    decorators = func.decorators.nodes if func.decorators else []
-    return [d.name if isinstance(d, nodes.Name) else getattr(d, "attrname", "") for d in decorators]
-
-
-def _is_staticmethod(func: nodes.FunctionDef) -> bool:
-    return "staticmethod" in _decorator_names(func)
-
-
-def _is_classmethod(func: nodes.FunctionDef) -> bool:
-    return "classmethod" in _decorator_names(func)

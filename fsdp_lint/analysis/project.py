@@ -16,7 +16,8 @@ from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.call_graph import unreached_cycles
 from fsdp_lint.analysis.flags import AttrPath, ClassFlags, Guard, self_path
 from fsdp_lint.analysis.imported_code import ImportedCode
-from fsdp_lint.analysis.flow import Flow, exits_inside_loops, is_instance_method, scope_key
+from fsdp_lint.analysis.flow import Flow, scope_key
+from fsdp_lint.analysis.syntax import exits_inside_loops, is_instance_method
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Container, Deferred, Obj, Optimizer, Root, Value, options_of, path_covers, related_objects
@@ -377,7 +378,7 @@ class Project:
         return known
 
     def exits_inside_loops(self, scope: nodes.NodeNG) -> bool:
-        """`flow.exits_inside_loops`, read once per scope: each walk of a scope asks it, and a
+        """`syntax.exits_inside_loops`, read once per scope: each walk of a scope asks it, and a
         function is walked in every context it is called in."""
         known = self._loop_exits.get(id(scope))
         if known is None:

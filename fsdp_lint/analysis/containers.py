@@ -1,0 +1,280 @@
+"""Abstract containers: lists, tuples, dicts and iterables of abstract values (`analysis.values`),
+and what subscripting, unpacking, iterating, growing and the builtins that read them give. No
+walk state: the walker (`analysis.flow`) evaluates the expressions and asks these.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Tuple
+
+from astroid import nodes
+
+from fsdp_lint.analysis.paths import Path
+from fsdp_lint.analysis.values import (
+    ANONYMOUS,
+    UNKNOWN,
+    WILDCARD,
+    Constant,
+    Container,
+    Either,
+    Gathered,
+    Iterable,
+    Obj,
+    Optimizer,
+    ParamGroups,
+    Params,
+    Root,
+    Value,
+    constant,
+    either,
+    guarded,
+    guarded_options,
+    mapped_options,
+    options_of,
+    size,
+)
+
+# Literal lists iterated item by item, in order, up to this length (longer ones as one element).
+_UNROLLED = 16
+# The lists an appended-to list may be, past which they are joined into one (`grown`).
+_LIST_OPTIONS = 4
+
+
+def subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
+    if isinstance(base, (ParamGroups, Gathered)):
+        return base  # a group, or an entry of one; what a full state dict holds
+    if isinstance(base, Obj):
+        return base.child("*")
+    if isinstance(base, Optimizer):
+        return base  # an optimizer cannot be indexed: the value is a collection of it (`state.optimizers[0]`)
+    if isinstance(base, Container) and base.items:
+        if isinstance(key, Constant) or isinstance(index, nodes.Const):
+            return base.item(key.value if isinstance(key, Constant) else index.value)
+        if not isinstance(index, nodes.Slice):
+            return either(list(base.items))  # an entry named at run time (`models[name]`): one of them
+    return UNKNOWN
+
+
+def stored_item(container: Container, key: Value, value: Value) -> Container:
+    """A dict or list after `container[key] = value`: a constant key of a dict of known keys
+    replaces its entry or adds one; any key of an empty dict makes its one entry (`d[name] =
+    m` after `d = {}`: exact, its key unknown); otherwise the value is one more item it may
+    hold."""
+    if container.keys is not None and isinstance(key, Constant):
+        keys = tuple(k for k in container.keys if k != key.value) + (key.value,)
+        items = tuple(v for k, v in zip(container.keys, container.items) if k != key.value) + (value,)
+        return Container(items, keys)
+    return Container(container.items + (value,), exact=container.keys == ())
+
+
+def in_order(value: Value) -> Tuple[Value, ...]:
+    """What a loop over a literal list or dict binds, item by item in order (a dict's constant
+    keys); empty where it runs as a loop (an unknown or long sequence)."""
+    if isinstance(value, Container) and 0 < len(value.items) <= _UNROLLED:
+        return value.items if value.keys is None else tuple(Constant(key) for key in value.keys)
+    return ()
+
+
+def view(container: Value, method: str, args: List[Value]) -> Value:
+    """`values()`, `items()`, `keys()` or `get(key)` of a dict the walk built: its entries in
+    order, as a list of them, so that a loop over them runs each in turn (a dict whose keys are
+    not constants: its values, keys unknown). A view holds one entry per item where the dict
+    does (exact, or keys known and distinct)."""
+    if not isinstance(container, Container):
+        return UNKNOWN
+    exact = container.exact or container.keys is not None and len(set(container.keys)) == len(container.keys)
+    if method == "values":
+        return Container(container.items, exact=exact)
+    if method == "items":
+        keys = container.keys or (None,) * len(container.items)
+        pairs = (Container((UNKNOWN if key is None else Constant(key), item), exact=True) for key, item in zip(keys, container.items))
+        return Container(tuple(pairs), exact=exact)
+    if method == "keys" and container.keys is not None:
+        return Container(tuple(Constant(key) for key in container.keys), exact=exact)
+    if method == "get" and args and isinstance(args[0], Constant) and container.keys is not None:
+        found = container.keys.index(args[0].value) if args[0].value in container.keys else None
+        return container.items[found] if found is not None else args[1] if len(args) > 1 else Constant(None)
+    return UNKNOWN
+
+
+def grown(value: Value, added: Value) -> Value:
+    """A list after it gains `added`'s items (`params.extend(...)`, `params += [...]`), each
+    once: an item stands for the objects it may be, so a loop that appends adds it once. A
+    list of unknown length adds one item for its elements, and may have added none."""
+    options: List[Value] = []
+    for option in options_of(value):
+        if not isinstance(option, Container) or option.keys is not None:
+            options.append(option)
+            continue
+        if isinstance(added, Container) and added.keys is None:
+            options.append(Container(option.items + tuple(dict.fromkeys(v for v in added.items if v not in option.items))))
+            continue
+        element = element_of(added)
+        options += [option, option if element in option.items else Container(option.items + (element,))]
+    lists = [option for option in options if isinstance(option, Container) and option.keys is None]
+    if len(lists) > _LIST_OPTIONS:
+        # Appends under conditions double the lists it may be at every one (`passes.append(p)`
+        # under eight flags): past a few, it is one list of every item it may hold, or empty.
+        union = Container(tuple(dict.fromkeys(item for option in lists for item in option.items)))
+        options = [option for option in options if option not in lists] + [union] + [Container(())] * any(not option.items for option in lists)
+    return either(options)
+
+
+def unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[str]]) -> Tuple[Value, ...]:
+    """What `a, b = value` binds: a tuple's items, each option's where branches bound several
+    (`return model, optimizer` on one arm, `return None, None` on another), and for the result of
+    a call into a module not entered yet, its items (`value[0]`), so that what is done to them
+    demands the module (`Project.demanded_modules`), which then gives the tuple; unknown for the
+    rest (the items of other objects are no objects the walk can tell apart)."""
+    if isinstance(value, Params) and count == 2:
+        return (UNKNOWN, value)  # `for name, param in m.named_parameters()`
+    if isinstance(value, Gathered):
+        return (value,) * count  # `for name, tensor in full_state_dict.items()`
+    if isinstance(value, Container) and value.keys is None and len(value.items) == count:
+        return value.items
+    if isinstance(value, Obj) and not value.attrs and deferred_to(value.root) is not None:
+        return (value.child(WILDCARD),) * count
+    if isinstance(value, Either):  # an option that cannot be unpacked (another length, None) raised there
+        options = [(unpacked(option, count, deferred_to), guard) for option, guard in guarded_options(value) if not unpacks_otherwise(option, count)]
+        return tuple(guarded([(items[index], guard) for items, guard in options]) for index in range(count)) if options else (UNKNOWN,) * count
+    return (UNKNOWN,) * count
+
+
+def unpacks_otherwise(value: Value, count: int) -> bool:
+    """Whether `a, b, ... = value` (`count` names) raises: a tuple of another length, a constant."""
+    return isinstance(value, Constant) or isinstance(value, Container) and value.keys is None and len(value.items) != count
+
+
+def next_item(element: Value) -> Value:
+    """What a loop binds in its later passes where it binds `element` in its first: another
+    member where the item is one (`for m in model.modules()`: each pass another module)."""
+    if isinstance(element, Obj):
+        last = element.attrs[-1] if element.attrs else ""
+        fresh = last[:1] == "*" and last not in (WILDCARD, ANONYMOUS)
+        return Obj(element.root, element.attrs[:-1] + (last + "'",), element.cls) if fresh else element
+    if isinstance(element, Container) and element.keys is None:
+        items = tuple(next_item(item) for item in element.items)
+        return element if items == element.items else Container(items, exact=element.exact)
+    if isinstance(element, Either):
+        return mapped_options(element, next_item)
+    return element
+
+
+def element_of(value: Value) -> Value:
+    """What iterating `value` binds. Of several values, the elements of those that hold one: an
+    empty literal (`{}` where a loop added nothing) binds nothing."""
+    if isinstance(value, Either):
+        holding = [(option, guard) for option, guard in guarded_options(value) if not (isinstance(option, Container) and not option.items)]
+        if holding and len(holding) < len(value.options):
+            return guarded([(element_of(option), guard) for option, guard in holding])
+        return mapped_options(value, element_of)
+    if isinstance(value, Iterable):
+        return value.element
+    if isinstance(value, Obj):
+        return value.child("*")
+    if isinstance(value, Container) and value.items:
+        return either(list(value.items)) if value.keys is None else UNKNOWN
+    if isinstance(value, (Params, Optimizer)):
+        return value  # parameters iterate as parameters; an optimizer is not iterable: a collection of it
+    if isinstance(value, (ParamGroups, Gathered)):
+        return value  # each group; each key, value or item of a full state dict
+    return UNKNOWN
+
+
+def keys_unknown(value: Value) -> Value:
+    """A dict whose keys changed in a way the walk does not follow: its items as they were, its
+    keys unknown."""
+    return either([Container(o.items) if isinstance(o, Container) and o.keys is not None else o for o in options_of(value)])
+
+
+def spread_keywords(value: Value, fields: Tuple[str, ...]) -> List[Tuple[Dict[str, Value], Path]]:
+    """The keywords a `**kwargs` spreads into a record's fields, for each dict it may be (a dict
+    built key by key, `args["fsdp"] = cfg`, then `Config(**args)`), with the branch outcomes of
+    the runs that give that dict; none where one of them is not a dict of known keys, all fields
+    of the record."""
+    spread = []
+    for option, runs in guarded_options(value):
+        if not isinstance(option, Container) or option.keys is None or not all(key in fields for key in option.keys):
+            return []
+        spread.append((dict(zip(option.keys, option.items)), runs))  # type: ignore[arg-type]
+    return spread
+
+
+def record_values(given: Dict[str, Value], spread: List[Tuple[Dict[str, Value], Path]], defaults: Dict[str, Value]) -> Dict[str, Value]:
+    """A record's fields after its generated `__init__`: for each dict the `**` may spread, the
+    arguments over the defaults, on the runs that spread that dict (the fields of one record are
+    set together: `fsdp` is None on the runs where `fsdp2` is given); a field one of them leaves
+    without a value stays unknown."""
+    runs = [({**defaults, **given, **keywords}, guard) for keywords, guard in spread]
+    return {
+        name: guarded([(run[name], guard) for run, guard in runs])
+        for name in runs[0][0] if all(name in run for run, _ in runs)
+    }
+
+
+def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
+    first = args[0] if args else UNKNOWN
+    if name in ("list", "tuple", "filter", "sorted", "reversed", "iter", "set"):
+        if name == "filter" and len(args) > 1:
+            first = args[1]
+        if isinstance(first, (Params, Iterable, Container)):
+            return first
+        if isinstance(first, Obj):
+            return Iterable(first.child("*"))
+        return UNKNOWN
+    if name == "len":
+        return size(first)
+    if name == "next" and isinstance(first, Iterable):  # the first element; the default where there may be none
+        return first.element if first.nonempty or len(args) < 2 else either([first.element, args[1]])
+    if name in ("any", "all"):
+        return any_or_all(name == "any", first)
+    if name == "enumerate":
+        if isinstance(first, Container) and first.exact and first.keys is None:  # each item with its index, in order
+            return Container(tuple(Container((constant(index), item), exact=True) for index, item in enumerate(first.items)), exact=True)
+        return Iterable(Container((UNKNOWN, element_of(first))))
+    if name == "zip":
+        return Iterable(Container(tuple(element_of(a) for a in args)))
+    if name == "dict":
+        if keywords and not args and None not in keywords:  # `dict(dit=dit, vae=vae)`
+            return Container(tuple(keywords.values()), tuple(keywords))
+        return Container(tuple(args) + tuple(keywords.values()))
+    return UNKNOWN
+
+
+def any_or_all(any_: bool, value: Value) -> Value:
+    """`any(items)` (`any_`) or `all(items)` where the truth of the items is known: of each
+    item of a literal list, or of every element of an iterable (true for `any` only where it
+    produces one at least, false for `all` likewise)."""
+    if isinstance(value, Container) and value.keys is None:
+        truths = [constant_truth(item) for item in value.items]
+    elif isinstance(value, Iterable):
+        truths = [constant_truth(value.element)]
+        if not value.nonempty and truths[0] is any_:
+            return UNKNOWN  # it may produce none
+    else:
+        return UNKNOWN
+    if any_ in truths:
+        return Constant(any_)
+    return Constant(not any_) if all(truth is not None for truth in truths) else UNKNOWN
+
+
+def constant_truth(value: Value) -> Optional[bool]:
+    """The truth of a value that is a constant on every run; None where not known."""
+    found = {bool(option.value) if isinstance(option, Constant) else None for option in options_of(value)}
+    return found.pop() if len(found) == 1 else None
+
+
+def nonempty(value: Value) -> bool:
+    """Whether iterating `value` produces one element at least, whichever value it may be: a
+    literal list with items, an iterable known to."""
+    return all(isinstance(o, Container) and bool(o.items) or isinstance(o, Iterable) and o.nonempty for o in options_of(value))
+
+
+def param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
+    """The modules whose parameters an optimizer's `params` argument carries."""
+    if isinstance(value, Params):
+        return (value.owner,)
+    if isinstance(value, (Container, Iterable, Either)) and depth < 4:
+        items = value.items if isinstance(value, Container) else value.options if isinstance(value, Either) else (value.element,)
+        return tuple(dict.fromkeys(owner for item in items for owner in param_owners(item, depth + 1)))  # each once
+    return ()
