@@ -16,13 +16,14 @@ over blocks.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, Iterator, List, Optional, Set
 
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.known_apis import (
-    BLOCK_CONTAINERS, COMPOSITE_LAYERS, LEAF_MODULE_PREFIX, MODULE_CLASSES, PARAMETERISED_LEAVES, PRETRAINED_MODEL, is_parameter_call,
+    BLOCK_CONTAINERS, COMPOSITE_LAYERS, LEAF_MODULE_PREFIX, MODULE_CLASSES, PARAMETERISED_LEAVES, PRETRAINED_MODEL, REGISTERED_KINDS,
+    is_parameter_call,
 )
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.analysis.values import Obj
@@ -30,7 +31,6 @@ from fsdp_lint.analysis.values import Obj
 SEQUENTIAL = "torch.nn.Sequential"
 _MAX_NESTING = 4  # tree classes held inside tree classes, followed this deep
 _UNKNOWN_CHILD = "?"  # a child whose class is not known: one of its kind, never a repetition
-_REGISTERS_CHILD = frozenset({"add_module", "register_module"})
 
 
 def holds_repeated_blocks(project: Project, qname: Optional[str]) -> bool:
@@ -59,23 +59,29 @@ def _holds(project: Project, qname: Optional[str], seen: Set[str], depth: int) -
     if not isinstance(cls, nodes.ClassDef) or qname in seen or depth > _MAX_NESTING:
         return False
     seen.add(qname)
-    for klass in [cls] + project.tree_bases(cls):
-        for assign in klass.nodes_of_class(nodes.Assign):
-            if not isinstance(assign.value, nodes.Call) or not any(_on_self(t) for t in assign.targets):
-                continue
-            called = project.qualified_name(assign.value.func)
-            if called in BLOCK_CONTAINERS:
-                if _repeats(project, assign.value):
-                    return True
-            elif called and not called.startswith(LEAF_MODULE_PREFIX) and _holds(project, called, seen, depth + 1):
+    for value in _assigned_on_self([cls] + project.tree_bases(cls)):
+        if not isinstance(value, nodes.Call):
+            continue
+        called = project.qualified_name(value.func)
+        if called in BLOCK_CONTAINERS:
+            if _repeats(project, value):
                 return True
+        elif called and not called.startswith(LEAF_MODULE_PREFIX) and _holds(project, called, seen, depth + 1):
+            return True
     return False
+
+
+def _assigned_on_self(classes: List[nodes.ClassDef]) -> Iterator[nodes.NodeNG]:
+    """The values the methods of `classes` assign to `self.<attr>`."""
+    for klass in classes:
+        for assign in klass.nodes_of_class((nodes.Assign, nodes.AnnAssign)):
+            targets = assign.targets if isinstance(assign, nodes.Assign) else [assign.target]
+            if assign.value is not None and any(_on_self(t) for t in targets):
+                yield assign.value
 
 
 def _on_self(target: nodes.NodeNG) -> bool:
     return isinstance(target, nodes.AssignAttr) and isinstance(target.expr, nodes.Name) and target.expr.name == "self"
-
-
 
 
 def _repeats(project: Project, container: nodes.Call) -> bool:
@@ -205,17 +211,12 @@ def _stored_on_self(project: Project, kind: str) -> Optional[List[nodes.NodeNG]]
         for base in map(project.qualified_name, klass.bases):
             if base not in MODULE_CLASSES and not (base and isinstance(project.resolve_callable(base), nodes.ClassDef)):
                 return None
-    stored: List[nodes.NodeNG] = []
     for klass in classes:
         for call in klass.nodes_of_class(nodes.Call):
             func = call.func
-            if isinstance(func, nodes.Attribute) and func.attrname in _REGISTERS_CHILD or isinstance(func, nodes.Name) and func.name == "setattr":
+            if isinstance(func, nodes.Attribute) and REGISTERED_KINDS.get(func.attrname) == "submodule" or isinstance(func, nodes.Name) and func.name == "setattr":
                 return None
-        for assign in klass.nodes_of_class((nodes.Assign, nodes.AnnAssign)):
-            targets = assign.targets if isinstance(assign, nodes.Assign) else [assign.target]
-            if assign.value is not None and any(_on_self(t) for t in targets):
-                stored.append(assign.value)
-    return stored
+    return list(_assigned_on_self(classes))
 
 
 def _is_parameter(project: Project, value: nodes.NodeNG) -> bool:

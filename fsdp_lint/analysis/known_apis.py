@@ -300,7 +300,6 @@ def is_parameter_call(expr: nodes.NodeNG, qualify: Callable[[nodes.NodeNG], Opti
 # next step then fails: the gradient's dtype no longer matches); a buffer's cast is a copy stored
 # as the buffer, which FSDP2 does not manage (trains on, 2 gloo ranks).
 REGISTERED_KINDS = {"register_buffer": "buffer", "register_parameter": "parameter", "add_module": "submodule", "register_module": "submodule"}
-MODULE_CLASSES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 
 
 def registered_attribute(call: nodes.Call) -> Optional[Tuple[str, str]]:
