@@ -188,7 +188,7 @@ class ParamsMutatedAfterShard(Rule):
                              and flow.casts_in_place(node, o)), None)
             # until the first forward, FSDP's lazy initialisation adopts the cast parameters
             if receiver is not None and flow.ran_forward(receiver) is not None:
-                self._report(node, cast, receiver, " and a forward")
+                self._report(node, cast, receiver, " and a forward", named=func.expr)
         elif func.attrname == "register_parameter" and len(node.args) == 2 and _is_parameter(node.args[1], flow):
             receiver = flow.sharded_object(func.expr, must=True)
             if receiver is not None and not flow.reregistered_after(receiver, flow.point()):
@@ -205,8 +205,11 @@ class ParamsMutatedAfterShard(Rule):
                 if flow.sharded_here(owner, before=at, must=True) is not None and not flow.reregistered_after(owner, at):
                     self._report(assignment.node, f"assigning a new `nn.Parameter` to `.{assignment.attr}`", owner)
 
-    def _report(self, node: nodes.NodeNG, what: str, target: Obj, when: str = "") -> None:
-        self.report(node, self.message.format(what=what, when=when, target=target.display))
+    def _report(self, node: nodes.NodeNG, what: str, target: Obj, when: str = "", named: Optional[nodes.NodeNG] = None) -> None:
+        """`named`: the receiver as the code names it, where that says more than the object's
+        name (a component stored by `setattr` is named by the call that made it)."""
+        name = named.as_string() if isinstance(named, (nodes.Name, nodes.Attribute)) else target.display
+        self.report(node, self.message.format(what=what, when=when, target=name))
 
 
 def _cast(node: nodes.Call, method: str, flow: Flow) -> Optional[str]:

@@ -35,7 +35,7 @@ from fsdp_lint.analysis.context import (
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
-from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, paths_to
+from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, constant_sequence, paths_to
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
@@ -1140,6 +1140,8 @@ class Flow:
         sharding = self._sharding_literal(test)
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
+        elif taken:
+            self._sharded_outside(test)
         if fixed:
             self._implied[own] = frozenset(fixed)
         return frozenset([own, *fixed])
@@ -1272,6 +1274,26 @@ class Flow:
         if found is None or not sure:
             return None
         return (found[0], not found[1]) if negated else found
+
+    def _sharded_outside(self, test: nodes.NodeNG) -> None:
+        """For a test `isinstance(x, FSDPModule)` (or `not` it) this walk does not decide, of an
+        object no `fully_shard` it sees may have sharded: code it does not see did, before this
+        walk, on the runs where the test holds (`fully_shard` swaps the module's class for one
+        deriving from `FSDPModule`; nothing else makes one). The arm that takes the test sees `x`
+        sharded, the other does not, and after them it may be."""
+        test, _ = _negations_removed(test, True)
+        tested = self._fsdp_module_tested(test)
+        if tested is None:
+            return
+        options = options_of(self.value(tested))
+        if len(options) != 1 or not isinstance(options[0], Obj):
+            return
+        obj = self.canonical(options[0])
+        if any(map(is_wildcard, obj.attrs)) or self.may_hold_shards(obj):
+            return
+        event = ShardEvent(obj, test, -1, origin=Origin(test, "code outside the tree"), path=frozenset([paths.fsdp_module(obj.root, obj.attrs)]))
+        if event not in self.events:
+            self.events.append(event)
 
     def _through_getters(self, found: List[Tuple[Obj, paths.Test, bool]]) -> List[Tuple[Obj, paths.Test, bool]]:
         """Outcomes of tests of attributes, with the outcome of the attribute a property returns
@@ -1788,7 +1810,8 @@ class Flow:
         if isinstance(binding, nodes.AssignName) and isinstance(scope, nodes.Module):
             if isinstance(binding.parent, nodes.Assign) and _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
-            return Obj((scope_key(scope), node.name, 0))
+            sequence = constant_sequence(binding)
+            return sequence if sequence is not None else Obj((scope_key(scope), node.name, 0))
         if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
             if _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
@@ -2069,8 +2092,8 @@ class Flow:
             if func.name == "isinstance" and len(node.args) == 2:
                 return self._isinstance(args[0], node.args[1], node)
             if func.name in ("getattr", "setattr", "hasattr") and len(node.args) >= 2 and not keywords:
-                name = node.args[1]
-                if isinstance(name, nodes.Const) and isinstance(name.value, str):
+                name = args[1]  # a literal, or a name bound to one (`for name in ("denoiser", "vae"):`)
+                if isinstance(name, Constant) and isinstance(name.value, str):
                     return self._named_attribute(node, func.name, name.value, args)
             if func.name == "getattr" and args and isinstance(args[0], Obj):
                 return args[0].child(self._member(node))  # an attribute named at run time: some module in it

@@ -12,11 +12,15 @@ module's top level has run entirely before an `import` of it returns).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
+
+from astroid import nodes
+from astroid.const import Context
 
 from fsdp_lint.analysis.context import ABOVE, AttrPath
-from fsdp_lint.analysis.values import WILDCARD, Obj, Root, Value, objects_in, options_of, path_covers
+from fsdp_lint.analysis.values import WILDCARD, Container, Obj, Root, Value, constant, objects_in, options_of, path_covers
 
 GlobalPath = Tuple[Root, AttrPath]  # a global and a path inside it; `ABOVE`: a module around it
 
@@ -77,3 +81,35 @@ def paths_to(names: Iterable[Obj], bound: Mapping[Root, List[Tuple[Root, AttrPat
             elif path_covers(name, bound_to):
                 found.append((own, ABOVE))
     return list(dict.fromkeys(found))
+
+
+def constant_sequence(binding: nodes.AssignName) -> Optional[Container]:
+    """The value of a global its module binds once (no other assignment, no `global` rebinding
+    in a function, no `+=`), to a tuple or list literal of constants that no code of the
+    module changes in place (`_changed`): what every function reads (`for name in COMPONENT_NAMES: setattr(self, name,
+    ...)`). None for other globals."""
+    if binding in _SEQUENCES:
+        return _SEQUENCES[binding]
+    found: Optional[Container] = None
+    module = binding.scope()
+    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) and binding.parent.targets == [binding] else None
+    if (
+        isinstance(value, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in value.elts)
+        and isinstance(module, nodes.Module) and len(module.locals.get(binding.name, ())) == 1
+        and (isinstance(value, nodes.Tuple) or not _changed(module, binding.name))
+    ):
+        found = Container(tuple(constant(e.value) for e in value.elts), exact=True)
+    _SEQUENCES[binding] = found
+    return found
+
+
+def _changed(module: nodes.Module, name: str) -> bool:
+    """Whether the module's code may change the list bound to `name` in place: a method of it
+    called or read (`NAMES.append`), an item or slice of it assigned or deleted."""
+    return any(
+        read.name == name and (isinstance(read.parent, nodes.Attribute) or isinstance(read.parent, nodes.Subscript) and read.parent.ctx != Context.Load)
+        for read in module.nodes_of_class(nodes.Name)
+    )
+
+
+_SEQUENCES: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Container]]" = weakref.WeakKeyDictionary()

@@ -17,7 +17,7 @@ from fsdp_lint.analysis import paths
 from fsdp_lint.analysis.paths import EMPTY, Literal, Path
 from fsdp_lint.analysis.values import Constant, Truth, Value
 
-MAX_ALTERNATIVES = 8
+MAX_ALTERNATIVES = 16
 Alternatives = Tuple[Path, ...]
 NOTHING = Truth((), ())
 

@@ -40,6 +40,11 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 # The names whose use starts a sharding fact; rules that fire on other names add theirs here.
 SHARDING_NAMES: FrozenSet[str] = frozenset({"fully_shard"})
 
+# The classes a test of which starts a sharding fact about the file's own objects
+# (`isinstance(model, FSDPModule)`: code outside the file sharded it where the test holds): a file
+# that imports or uses one is kept, but its importers are not (the fact starts and ends in it).
+TESTED_CLASSES: FrozenSet[str] = frozenset({"FSDPModule"})
+
 _FROM = re.compile(rb"from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n]*)")
 _PLAIN = re.compile(rb"import[ \t]+([\w.][^\n]*)")
 _TOP_LEVEL = re.compile(rb"^(?:async[ \t]+def|def|class)[ \t]+\w+", re.M)
@@ -62,7 +67,7 @@ class FileScan:
     imports: Tuple[Tuple[str, Imported], ...]
     reexported: FrozenSet[str]  # the names it binds by importing a sharding name (`as` aliases too)
     uses_sharding_name: bool  # uses `fully_shard`, or a name it binds to it, in code
-    mentioned: bool  # mentions a name of `mentioned_names`, and the screen let it through or it uses a sharding name
+    mentioned: bool  # mentions a name of `mentioned_names`, and the screen let it through or it uses a sharding name; or tests one of `TESTED_CLASSES`
 
 
 def scan_file(
@@ -99,7 +104,7 @@ def scan_file(
         visible = sharding_names | reexported
         uses = _spells_word(data, visible) and _uses(_code_only(data), _word_pattern(visible), sharding_names)
     kept = bool(mentions) and (uses or screen is None or screen(data, frozenset(mentions)))
-    return FileScan(imports, reexported, uses, kept)
+    return FileScan(imports, reexported, uses, kept or _tests_class(data, imports))
 
 
 @dataclass
@@ -389,6 +394,15 @@ def _word_pattern(names: Iterable[str]) -> "Optional[re.Pattern[bytes]]":
     if not wanted:
         return None
     return re.compile(rb"(?<!\w)(" + b"|".join(re.escape(n.encode()) for n in wanted) + rb")(?!\w)")
+
+
+def _tests_class(data: bytes, imports: Tuple[Tuple[str, Imported], ...]) -> bool:
+    """Whether the file imports one of `TESTED_CLASSES` (under any alias) or uses one in code."""
+    if not _spells_word(data, TESTED_CLASSES):
+        return False
+    if any(imported in TESTED_CLASSES for _, (names, _alias) in imports if names is not None for imported, _ in _pairs(names)):
+        return True
+    return _uses(_code_only(data), _word_pattern(TESTED_CLASSES), frozenset())
 
 
 def _spells_word(data: bytes, names: Iterable[str]) -> bool:

@@ -4,13 +4,13 @@ from torch.distributed.fsdp import FSDPModule
 
 
 def export_weights(model: torch.nn.Module, path: str) -> None:
-    """The model comes from a library that may have sharded it with fully_shard."""
+    """The library may have sharded the model; gather it before writing."""
     if isinstance(model, FSDPModule):
         model.unshard()
         try:
             if dist.get_rank() == 0:
-                torch.save(model.state_dict(), path)
+                torch.save(model.state_dict(), path)  # expect: FSD301
         finally:
             model.reshard()
-    elif dist.get_rank() == 0:
+    elif not dist.is_initialized() or dist.get_rank() == 0:
         torch.save(model.state_dict(), path)
