@@ -72,15 +72,13 @@ def self_reads(project: "Project", method: nodes.FunctionDef) -> FrozenSet[str]:
 
 
 def returned_attribute(getter: nodes.FunctionDef) -> Optional[Tuple[str, ...]]:
-    """`("state", "device")` for a getter whose body is `return self.state.device`: read where
-    the property is read, without a call."""
+    """`("state", "device")` for a getter whose body is `return self.state.device` alone: read
+    where the property is read, without a call."""
     body = [s for s in getter.body if not (isinstance(s, nodes.Expr) and isinstance(s.value, nodes.Const))]
-    if len(body) != 1 or not isinstance(body[0], nodes.Return) or getter.args.args is None or not getter.args.args:
+    if len(body) != 1 or not isinstance(body[0], nodes.Return):
         return None
-    chain = name_chain(body[0].value) if body[0].value is not None else None
-    if chain is None or len(chain) < 2 or chain[0] != getter.args.args[0].name:
-        return None
-    return chain[1:]
+    found = attribute_or_constants(getter)
+    return found[0] if found is not None and not found[1] else None
 
 
 def attribute_or_constants(getter: nodes.FunctionDef) -> Optional[Tuple[Tuple[str, ...], Tuple[object, ...]]]:
