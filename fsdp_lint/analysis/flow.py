@@ -1129,8 +1129,11 @@ class Flow:
                 described = self.values.get(test)
                 if isinstance(described, Truth) and any(map(paths.choices, described.when_true + described.when_false)):
                     self._chosen_outcomes[own] = described.when_true if taken else described.when_false
-        for described, _, value in test_flags(test, taken, self._described):
-            fixed.extend(truths.arm_literals(self.values[described], value))  # `if not tied:`
+        for described, tested, value in test_flags(test, taken, self._described):
+            found = self.values[described]
+            found = found if isinstance(found, Truth) else truths.of_options(found, tested)
+            if found is not None:  # `if not tied:`, `if not loaded:`
+                fixed.extend(truths.arm_literals(found, value))
         presence, present = _negations_removed(test, taken)
         tested = paths.none_test(presence)
         if tested is not None and tested[0] in self.values:  # `if cfg.fsdp2 is not None:`, each option on its runs
@@ -1151,8 +1154,10 @@ class Flow:
         return frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in self._through_getters(test_flags(test, taken, self._flag_subject)))
 
     def _described(self, expr: nodes.NodeNG) -> Optional[nodes.NodeNG]:
-        """`expr` where its value is a described boolean (`tied`, bound to what a helper returned)."""
-        return expr if isinstance(self.values.get(expr), Truth) else None
+        """`expr` where its value is a described boolean (`tied`, bound to what a helper returned),
+        or one of several values each bound on its arm's runs (`truths.of_options`)."""
+        found = self.values.get(expr)
+        return expr if isinstance(found, Truth) or isinstance(found, Either) and found.guards else None
 
     def _flag_truth(self, test: nodes.NodeNG) -> Value:
         """A test of attributes (`weight is not None`) described by the flags it fixes."""

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 from fsdp_lint.analysis import paths
 from fsdp_lint.analysis.paths import EMPTY, Literal, Path
-from fsdp_lint.analysis.values import Constant, Truth, Value
+from fsdp_lint.analysis.values import Constant, Either, Truth, Value, guarded_options, truth
 
 MAX_ALTERNATIVES = 16
 Alternatives = Tuple[Path, ...]
@@ -30,6 +30,22 @@ def of(value: Value) -> Optional[Truth]:
     if type(value) is Constant and isinstance(value.value, bool):
         return Truth((EMPTY,), ()) if value.value else Truth((), (EMPTY,))
     return None
+
+
+def of_options(value: Value, test: paths.Test) -> Optional[Truth]:
+    """Whether a value bound on several arms (`loaded = True` on one, `False` on the other: each
+    option on the runs of the arm that bound it) passes `test` (its truth, or equality with one
+    of the test's constants), described by those runs: a later `if not loaded:` then takes the
+    arm that bound False. None where an option holds on every run or its outcome is not known."""
+    if not isinstance(value, Either) or not value.guards or not all(value.guards):
+        return None
+    when: Tuple[List[Path], List[Path]] = ([], [])
+    for option, guard in guarded_options(value):
+        passes = truth(option) if test == paths.TRUTH else option.value in test if type(option) is Constant else None
+        if passes is None:
+            return None
+        when[0 if passes else 1].append(guard)
+    return Truth(_union([when[0]]), _union([when[1]]))
 
 
 def negated(truth: Truth) -> Truth:
