@@ -7,17 +7,16 @@ from model import Net
 
 
 def main(pretrained):
+    with torch.device("meta"):
+        net = Net()
     loaded = False
-    if pretrained:
+    if os.path.isdir(pretrained):
         net = Net.from_pretrained(pretrained)
         loaded = True
-    else:
-        with torch.device("meta"):
-            net = Net()
     for block in net.blocks:
         fully_shard(block)
     fully_shard(net)
-    if not loaded:
+    if not loaded and not os.path.isdir(pretrained):
         net.to_empty(device="cpu")
         net.reset_parameters()
     optimizer = torch.optim.AdamW(net.parameters())
