@@ -347,11 +347,13 @@ class Flow:
     def sharded_object(self, node: nodes.NodeNG, holding: bool = False, must: bool = False) -> Optional[Obj]:
         """The object an expression may denote that may be sharded here (with `holding`: that
         may hold a sharded module; with `must`: that lies inside a module sharded on a run to
-        here whichever modules their members are), among the values it may have; None if none."""
-        for option in self.options(node):
-            if not isinstance(option, Obj):
-                continue
-            found = self.may_hold_shards(option, must=must) if holding else self.sharded_here(option, must=must) is not None
+        here whichever modules their members are), among the values it may have, each on the runs
+        that give it (`model` narrowed by `isinstance(model, FSDPModule)` on the other arm is no
+        sharded module there); None if none."""
+        for option, runs in guarded_options(self.value(node)):
+            if not isinstance(option, Obj) or runs and not paths.compatible(self.path, runs):
+                continue  # no run here gives it
+            found = self.may_hold_shards(option, must=must) if holding else self.sharded_here(option, before=self.point(runs), must=must) is not None
             if found:
                 return option
         return None
@@ -1336,11 +1338,15 @@ class Flow:
 
     def _fsdp_module_tested(self, test: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         """The expression a test `isinstance(x, FSDPModule)` asks about (FSDP2's module classes
-        only); None for other tests."""
-        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
+        only), or `hasattr(x, "unshard")` of a method only `FSDPModule` adds
+        (`known_apis.FSDP_MODULE_METHODS`); None for other tests."""
+        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name in ("isinstance", "hasattr") and len(test.args) == 2):
             return None
         if not _is_builtin(self.project.binding(test.func)):
             return None
+        if test.func.name == "hasattr":
+            name = test.args[1]
+            return test.args[0] if isinstance(name, nodes.Const) and name.value in known_apis.FSDP_MODULE_METHODS else None
         classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
         return test.args[0] if all(self.qualified_name(c) in known_apis.FSDP2_MODULES for c in classes) else None
 
@@ -2220,6 +2226,8 @@ class Flow:
                 self._set_attribute(args[0], attr, args[2], node, node.args[2], f"{chain}.{attr}" if chain else None)
             return UNKNOWN
         answers: List[Tuple[Value, Path]] = []  # each on the runs of the owner it is read of
+        if builtin == "hasattr" and attr in known_apis.FSDP_MODULE_METHODS:
+            return self._has_fsdp_method(owners, attr, node)
         for owner, guard in owners:
             if isinstance(owner, Constant) and owner.value is None and not attr.startswith("__"):
                 answers.append((Constant(False) if builtin == "hasattr" else args[2] if len(args) > 2 else UNKNOWN, guard))
@@ -2236,6 +2244,21 @@ class Flow:
                 read = self._attribute_of(owner, attr, node)
                 answers.append((read if has or len(args) < 3 else either([read, args[2]]), guard))
         return guarded(answers) if answers else UNKNOWN
+
+    def _has_fsdp_method(self, owners: Sequence[Tuple[Value, Path]], attr: str, at: nodes.NodeNG) -> Value:
+        """`hasattr(x, attr)` of a method only `FSDPModule` adds: whether x is an `FSDPModule`,
+        where its own class (one of the tree) does not define the method."""
+        answers: List[Tuple[Value, Path]] = []
+        for owner, guard in owners:
+            klass = self._class_of(owner) if isinstance(owner, Obj) else None
+            if isinstance(owner, Constant) and owner.value is None:
+                found: Optional[bool] = False
+            elif not isinstance(owner, Obj) or klass is not None and not class_values.never_binds(self.project, klass, attr):
+                found = None
+            else:
+                found = self._instance_of(owner, [known_apis.FSDP_MODULE], at)
+            answers.append((UNKNOWN if found is None else Constant(found), guard))
+        return guarded(answers)
 
     def _member(self, lookup: nodes.NodeNG) -> str:
         """The attribute of the module that `lookup` finds by a name known only at run time

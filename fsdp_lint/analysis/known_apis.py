@@ -76,11 +76,24 @@ PRETRAINED_MODEL = "transformers.PreTrainedModel"  # the class of what a pretrai
 FSDP1_WRAPPERS = frozenset(
     {"torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel"}
 )
+FSDP_MODULE = "torch.distributed.fsdp.FSDPModule"
 FSDP2_MODULES = frozenset(
-    {"torch.distributed.fsdp.FSDPModule", "torch.distributed.fsdp._fully_shard.FSDPModule",
+    {FSDP_MODULE, "torch.distributed.fsdp._fully_shard.FSDPModule",
      "torch.distributed.fsdp._fully_shard._fully_shard.FSDPModule", "torch.distributed._composable.fsdp.FSDPModule",
      "torch.distributed._composable.fsdp.fully_shard.FSDPModule"}
 )
+# The public methods `FSDPModule` adds to a module (torch 2.13, `vars(FSDPModule)`): a module has
+# one exactly where `fully_shard` made it an `FSDPModule`, unless its own class defines it, so
+# `hasattr(model, "set_requires_gradient_sync")` asks what `isinstance(model, FSDPModule)` asks
+# (checked on 2 gloo ranks: True for a `fully_shard`-ed Sequential, and `hasattr(m, "no_sync")` False).
+FSDP_MODULE_METHODS = frozenset({
+    "reset_iter_state", "reshard", "set_all_reduce_hook", "set_allocate_memory_from_process_group_for_comm",
+    "set_custom_all_gather", "set_custom_reduce_scatter", "set_force_sum_reduction_for_comms", "set_gradient_divide_factor",
+    "set_is_last_backward", "set_modules_to_backward_prefetch", "set_modules_to_forward_prefetch", "set_post_optim_event",
+    "set_reduce_scatter_divide_factor", "set_reduce_scatter_max_input_buffers", "set_reduce_scatter_unused_params",
+    "set_requires_all_reduce", "set_requires_gradient_sync", "set_reshard_after_backward", "set_reshard_after_forward",
+    "set_separate_reduce_scatter_group", "set_symm_mem_for_comm", "set_unshard_in_backward", "unshard",
+})
 
 
 # DTensor by its names (torch 2.13): what holds one rank's shard of a sharded parameter, and what
