@@ -12,17 +12,22 @@ import logging
 import os
 import re
 import stat
+import subprocess
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Sequence, Tuple, Union
+from typing import FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from fsdp_lint.tool_codes import UnanalysableFile
 from fsdp_lint.violation import Violation
 
 DEFAULT_EXCLUDED_DIRS = frozenset(
-    {".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".tox", ".nox", "__pycache__", "build", "dist",
+    {".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".tox", ".nox", "__pycache__",
      "node_modules", ".eggs", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".fsdp_lint_cache",
      "site-packages", "__pypackages__", ".direnv"}
 )
+# What packaging tools write (`python -m build`, setuptools): skipped by name unless the directory
+# is a package of the project (`src/l3m/helpers/dist/__init__.py`), which those tools never write
+# (their packages lie below it: `build/lib/pkg/__init__.py`).
+PACKAGING_OUTPUT_DIRS = frozenset({"build", "dist"})
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 log = logging.getLogger("fsdp_lint")  # `fsdp-lint -v`: what discovery skipped and why
@@ -163,7 +168,50 @@ def _walk(top: str, exclude: Sequence[str], respect_gitignore: bool) -> Iterator
     ignores: List[_GitIgnore] = []
     if respect_gitignore:
         ignores = _parent_gitignores(top)
-    yield from _walk_dir(top, exclude, ignores, respect_gitignore)
+    yield from _walk_dir(top, exclude, ignores, respect_gitignore, _Tracked(top))
+
+
+class _Tracked:
+    """What git tracks in the repository around a walk: a path a `.gitignore` matches is still
+    part of the project where git tracks it (or, for a directory, something in it), as git itself
+    treats it (a package committed under a `dist/` that `.gitignore` names for packaging output).
+    Asked only of ignored paths, so `git ls-files` runs once, and only in trees that ignore some;
+    outside a repository, or without git, patterns alone decide."""
+
+    def __init__(self, top: str):
+        self._top = os.path.abspath(top)
+        self._paths: Optional[FrozenSet[str]] = None
+
+    def __call__(self, absolute: str, is_dir: bool) -> bool:
+        if self._paths is None:
+            self._paths = _tracked_paths(self._top)
+        return (absolute + os.sep if is_dir else absolute) in self._paths
+
+
+def _tracked_paths(top: str) -> FrozenSet[str]:
+    """The absolute paths of the files git tracks in the repository holding `top`, and of every
+    directory above one (with a trailing separator)."""
+    root = top
+    while not os.path.exists(os.path.join(root, ".git")):
+        parent = os.path.dirname(root)
+        if parent == root:
+            return frozenset()
+        root = parent
+    try:
+        listed = subprocess.run(["git", "-C", root, "ls-files", "-z"], capture_output=True, timeout=30, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    found: Set[str] = set()
+    for name in os.fsdecode(listed).split("\0"):
+        if not name:
+            continue
+        path = os.path.join(root, os.path.normpath(name))
+        found.add(path)
+        directory = os.path.dirname(path)
+        while len(directory) > len(root) and directory + os.sep not in found:
+            found.add(directory + os.sep)
+            directory = os.path.dirname(directory)
+    return frozenset(found)
 
 
 def _parent_gitignores(top: str) -> List[_GitIgnore]:
@@ -200,7 +248,12 @@ def _ignored(absolute: str, is_dir: bool, ignores: Sequence[_GitIgnore]) -> bool
     return verdict
 
 
-def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore], respect_gitignore: bool) -> Iterator[Tuple[str, bool]]:
+def _walk_dir(
+    directory: str, exclude: Sequence[str], ignores: List[_GitIgnore], respect_gitignore: bool, tracked: _Tracked,
+    ignored_above: bool = False,
+) -> Iterator[Tuple[str, bool]]:
+    """`ignored_above`: a `.gitignore` matches the directory (git tracks something in it): what
+    it holds is ignored too, but for what git tracks."""
     if respect_gitignore and os.path.isfile(os.path.join(directory, ".gitignore")):
         loaded = _load_gitignore(directory)
         ignores = ignores + [loaded] if loaded else ignores
@@ -215,7 +268,10 @@ def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore],
         except OSError:
             is_dir = False
         # The checks by name first: most entries of a tree are bytecode caches and data files.
-        if is_dir and (entry.name in DEFAULT_EXCLUDED_DIRS or entry.name.endswith(".egg-info")):
+        if is_dir and (
+            entry.name in DEFAULT_EXCLUDED_DIRS or entry.name.endswith(".egg-info")
+            or entry.name in PACKAGING_OUTPUT_DIRS and not os.path.isfile(os.path.join(entry.path, "__init__.py"))
+        ):
             log.debug("skip %s/ (excluded by default)", os.path.join(directory, entry.name))
             continue
         if not is_dir and not entry.name.endswith(PYTHON_SUFFIXES):
@@ -224,13 +280,16 @@ def _walk_dir(directory: str, exclude: Sequence[str], ignores: List[_GitIgnore],
         if matches_exclude(path, exclude):
             log.debug("skip %s%s (exclude)", path, "/" if is_dir else "")
             continue
-        if ignores and _ignored(os.path.join(absolute, entry.name), is_dir, ignores):
-            log.debug("skip %s%s (.gitignore)", path, "/" if is_dir else "")
-            continue
+        ignored = bool(ignores) and (ignored_above or _ignored(os.path.join(absolute, entry.name), is_dir, ignores))
+        if ignored:
+            if not tracked(os.path.join(absolute, entry.name), is_dir):
+                log.debug("skip %s%s (.gitignore)", path, "/" if is_dir else "")
+                continue
+            log.debug("lint %s%s (.gitignore matches it, but git tracks it)", path, "/" if is_dir else "")
         if not is_dir:
             yield path, entry.is_symlink()
         elif not _is_virtualenv(path):
-            yield from _walk_dir(path, exclude, ignores, respect_gitignore)
+            yield from _walk_dir(path, exclude, ignores, respect_gitignore, tracked, ignored)
         else:
             log.debug("skip %s/ (a virtual environment)", path)
 

@@ -133,6 +133,37 @@ def test_discovery_skips_vcs_venv_build_gitignored_and_excluded(tmp_path):
     assert os.path.join("src", "api_pb2.py") in everything
 
 
+def test_discovery_keeps_project_packages_named_like_packaging_output_and_gitignored_files_git_tracks(tmp_path):
+    """`build/` and `dist/` are packaging output unless they are packages of the project; a
+    path a `.gitignore` matches is linted where git tracks it (git's own rule)."""
+    import shutil
+    import subprocess
+
+    write_tree(
+        tmp_path,
+        {
+            ".gitignore": "legacy/\n",
+            "pkg/__init__.py": "",
+            "pkg/dist/__init__.py": "",
+            "pkg/dist/bad.py": BYPASS,
+            "dist/bad.py": BYPASS,
+            "build/lib/pkg/__init__.py": "",
+            "build/lib/pkg/bad.py": BYPASS,
+            "legacy/tracked.py": BYPASS,
+            "legacy/untracked.py": BYPASS,
+        },
+    )
+    os.chdir(tmp_path)
+    found = {r["path"] for r in json.loads(run_cli(["--format", "json", "."]).out)}
+    assert found == {os.path.join("pkg", "dist", "bad.py")}
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q"], check=True)
+    subprocess.run(["git", "add", "-f", os.path.join("legacy", "tracked.py")], check=True)
+    found = {r["path"] for r in json.loads(run_cli(["--format", "json", "."]).out)}
+    assert found == {os.path.join("pkg", "dist", "bad.py"), os.path.join("legacy", "tracked.py")}
+
+
 def test_rule_and_rules_commands():
     page = run_cli(["rule", "FSD202"])
     assert page.code == 0
