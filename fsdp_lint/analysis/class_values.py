@@ -201,12 +201,17 @@ def is_setting_class(project: "Project", qname: Optional[str]) -> bool:
 
 def never_binds(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:
     """Whether an object of `cls` has no attribute `attr` unless code outside its classes sets
-    one: its whole hierarchy is in the tree, and none of its classes binds the name (a method, a
-    class attribute, `self.attr = ...` in a method) or computes attributes (`__getattr__`)."""
+    one: its whole hierarchy is in the tree, and none of its classes binds the name."""
+    return not _outside_bases(project, cls) and not binds_in_tree(project, cls, attr)
+
+
+def binds_in_tree(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:
+    """Whether one of the classes of the tree in `cls`'s hierarchy binds `attr` (a method, a class
+    attribute, `self.attr = ...` in a method) or computes attributes (`__getattr__`)."""
     memo = _memo(project)
     key = ("binds", id(cls), attr)
     if key not in memo:
-        memo[key] = not _outside_bases(project, cls) and not any(
+        memo[key] = any(
             attr in klass.locals or attr in klass.instance_attrs or "__getattr__" in klass.locals or "__getattribute__" in klass.locals
             for klass in _classes(project, cls)
         )

@@ -2253,7 +2253,7 @@ class Flow:
             klass = self._class_of(owner) if isinstance(owner, Obj) else None
             if isinstance(owner, Constant) and owner.value is None:
                 found: Optional[bool] = False
-            elif not isinstance(owner, Obj) or klass is not None and not class_values.never_binds(self.project, klass, attr):
+            elif not isinstance(owner, Obj) or klass is not None and class_values.binds_in_tree(self.project, klass, attr):
                 found = None
             else:
                 found = self._instance_of(owner, [known_apis.FSDP_MODULE], at)

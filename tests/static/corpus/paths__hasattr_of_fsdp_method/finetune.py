@@ -19,5 +19,10 @@ def finetune(batches, accumulate: int = 2):
             loss = (model(x) - x).pow(2).mean()
             loss.backward()
         if last:
+            fsdp_version = 2 if hasattr(model, "set_requires_gradient_sync") else 1
+            if fsdp_version == 1:
+                model.clip_grad_norm_(1.0)
+            else:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
             optimizer.zero_grad()
