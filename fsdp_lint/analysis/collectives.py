@@ -44,7 +44,8 @@ def collective(node: nodes.Call, flow: "Flow") -> Optional[str]:
     """A description of the collective that `node` itself runs, or None: DCP's save and load
     (not with `no_dist=True` or their own `process_group=`), the state-dict functions with a full
     state dict of a module that may hold shards, `.full_tensor()` (but of a tensor of a full
-    state dict), and `clip_grad_norm_` over the DTensor gradients of a sharded model."""
+    state dict), `clip_grad_norm_` over the DTensor gradients of a sharded model, and the forward
+    of a module that `fully_shard` made an `FSDPModule` on every run to the call."""
     func = node.func
     if isinstance(func, nodes.Attribute) and func.attrname == "full_tensor" and not node.args:
         if all(isinstance(t, Gathered) for t in options_of(flow.value(func.expr))):
@@ -68,4 +69,9 @@ def collective(node: nodes.Call, flow: "Flow") -> Optional[str]:
         params = flow.value(node.args[0])
         if isinstance(params, Params) and flow.may_hold_shards(params.owner):
             return f"`clip_grad_norm_` over the DTensor gradients of `{params.owner.display}`"
+    called = [o for o in options_of(flow.value(func)) if isinstance(o, Obj)]
+    if called and all(flow.is_fsdp_module(o, node) is True for o in called):
+        # FSDP2's pre-forward hook all-gathers the unit's parameters (checked on torch 2.13, 2 gloo
+        # ranks: `if rank == 0: model(x)` of a `fully_shard`-ed module hangs the next collective)
+        return f"the forward of the sharded `{called[0].display}`"
     return None
