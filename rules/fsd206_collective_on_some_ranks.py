@@ -15,8 +15,10 @@ class CollectiveOnSomeRanks(Rule):
     Reports, inside `if rank == 0:` (or `dist.get_rank()`, `local_rank`, `is_main_process`, a
     variable computed from one of them, or a `@rank_zero_only` function), calls that communicate
     with every rank: `DTensor.full_tensor()`, `get_model_state_dict` / `get_state_dict` /
-    `set_model_state_dict` with a full state dict, `dcp.save` / `dcp.load`, and
-    `torch.nn.utils.clip_grad_norm_` over the parameters of a sharded model. A call of a function
+    `set_model_state_dict` with a full state dict, `dcp.save` / `dcp.load`,
+    `torch.nn.utils.clip_grad_norm_` over the parameters of a sharded model, and the forward of a
+    module that `fully_shard` sharded (its pre-forward hook all-gathers the unit's parameters:
+    `if rank == 0: generate(model, prompt)`). A call of a function
     of the project that makes one of these on the runs every rank takes alike (`save_checkpoint()`
     whose body calls `dcp.save`) is reported at that call, naming the collective and where it is.
 
