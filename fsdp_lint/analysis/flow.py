@@ -1746,9 +1746,11 @@ class Flow:
             self.path = self.path | self._outcome(operand, not ends)
         del self.conditions[len(self.conditions) - index:]
         self.path = start
-        if None not in described and any(isinstance(value, Truth) for value in results):
-            # booleans of booleans, one of them described: so is the result
-            return (truths.disjunction if ends else truths.conjunction)(described)  # type: ignore[arg-type]
+        booleans = all(isinstance(value, (Truth, Unknown)) or type(value) is Constant and isinstance(value.value, bool) for value in results)
+        if None not in described and any(isinstance(value, Truth) for value in results) or None in described and any(found is not None for found in described) and booleans:
+            # booleans of booleans, one of them described: so is the result (as far as the
+            # described ones say, `isinstance(m, FSDPModule) or is_compiled(m)`)
+            return (truths.disjunction if ends else truths.conjunction)(described)
         return either(results)
 
     def _dict_comprehension(self, node: nodes.DictComp) -> Value:

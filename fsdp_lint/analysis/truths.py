@@ -52,14 +52,20 @@ def negated(truth: Truth) -> Truth:
     return Truth(truth.when_false, truth.when_true)
 
 
-def conjunction(operands: Sequence[Truth]) -> Truth:
-    """`a and b and ...`: true where each operand is, false where one is."""
-    return Truth(_product([t.when_true for t in operands]), _union([t.when_false for t in operands]))
+def conjunction(operands: Sequence[Optional[Truth]]) -> Truth:
+    """`a and b and ...`: true where each operand is, false where one is. An operand not
+    described (None) adds no way to be false, and leaves the ways to be true unknown."""
+    known = [t for t in operands if t is not None]
+    every = _product([t.when_true for t in known]) if len(known) == len(operands) else ()
+    return Truth(every, _union([t.when_false for t in known]))
 
 
-def disjunction(operands: Sequence[Truth]) -> Truth:
-    """`a or b or ...`: true where one operand is, false where each is."""
-    return Truth(_union([t.when_true for t in operands]), _product([t.when_false for t in operands]))
+def disjunction(operands: Sequence[Optional[Truth]]) -> Truth:
+    """`a or b or ...`: true where one operand is, false where each is. An operand not described
+    (None) adds no way to be true, and leaves the ways to be false unknown."""
+    known = [t for t in operands if t is not None]
+    every = _product([t.when_false for t in known]) if len(known) == len(operands) else ()
+    return Truth(_union([t.when_true for t in known]), every)
 
 
 def conjoined(truth: Truth, path: Path) -> Truth:
