@@ -195,7 +195,10 @@ class Flow:
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
         self._not_none: Set[Root] = set()  # parameters whose argument the calling context says is not None
-        self._plain: Set[Root] = set()  # parameters a widened context says are modules of a plain class (`ObjectFacts.plain`)
+        # objects known to be modules true in a test and instances of no builtin type nor of torch's
+        # wrappers: parameters the calling context says are (`ObjectFacts.plain`), containers of
+        # modules built with children (`known_apis.built_true`)
+        self._plain: Set[Root] = set()
         self._told: FrozenSet[str] = frozenset()  # parameters that are flags the calling context has outcomes of
         self.compiled: Set[Tuple[Root, AttrPath]] = set()  # objects `torch.compile` returned (`known_apis.IDENTITY_FUNCTIONS`)
         self.returns: List[Value] = []
@@ -287,14 +290,14 @@ class Flow:
         if any(isinstance(option, Truth) for option in options_of(returned)):
             returned = truths.returned(self.returns, self._returned_at)  # a described boolean, on the way to each return
         writes += _reached(local, [returned] + [value for _, value in writes])
+        reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         whole = Summary(
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
             collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.every_run)),
-            reregistrations=list(self.reregistrations),
+            reregistrations=list(self.reregistrations), plain=frozenset(r for r in self._plain if r in reachable and self.is_local(r)),
         )
-        reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         rebuilds = [r for r in self.rebuilds if any(
             isinstance(o, Optimizer) or isinstance(o, Obj) and (not self.is_local(o.root) or o.root in reachable)
             for o in options_of(r.target)
@@ -826,6 +829,7 @@ class Flow:
         for key, reached in self.context.meta:
             self._inherit_meta(key, reached)
         self._reregistered_on_return.extend(Obj(root, attrs) for root, attrs in sorted(self.context.reregistered))
+        self._plain.update(self.context.plain)
 
     def _inherit_meta(self, key: MetaKey, reached: Materialised) -> None:
         """An object on the meta device as far as the caller got it: every run as far as
@@ -878,6 +882,8 @@ class Flow:
             obj = Obj(self._new_root(name if isinstance(name, str) else name.as_string()), cls=value.cls)
             if value.cls:
                 self.classes[obj.root] = value.cls
+            if value.true:
+                self._plain.add(obj.root)
             if self._meta_depth and not class_values.is_setting_class(self.project, value.cls):
                 self._built_on_meta((obj.root, ()))  # a configuration built there holds no tensor
             return obj
@@ -1896,12 +1902,13 @@ class Flow:
 
     def _object_truth(self, value: Value) -> Optional[bool]:
         """The truth of a tested value that is objects (`if models:` with a module passed): true
-        where each is a module of a known class whose objects are all true, and not compiled
+        where each is a module known true (`_plain`: a calling context's plain module, a container
+        built with children) or of a known class whose objects are all true, and not compiled
         (`torch.compile`'s wrapper has a length only where the module has); None otherwise."""
         for option in options_of(value):
             if not isinstance(option, Obj) or self._compiled(option):
                 return None
-            if self._is_plain(option):
+            if not option.attrs and option.root in self._plain:
                 continue
             klass = self._class_of(option)
             qname = option.cls or (self.classes.get(option.root) if not option.attrs else None)
@@ -1910,8 +1917,8 @@ class Flow:
         return True
 
     def _is_plain(self, obj: Obj) -> bool:
-        """Whether `obj` is a parameter a widened context says is a module of a plain class
-        (`class_values.plain_module`), its own class not known here."""
+        """Whether `obj` is a module known plain (`_plain`: a parameter a widened context says is
+        a module of a plain class, `class_values.plain_module`), its own class not known here."""
         return not obj.attrs and not obj.cls and obj.root in self._plain and obj.root not in self.classes
 
     def _class_of(self, obj: Obj) -> Optional[nodes.ClassDef]:
@@ -2035,6 +2042,8 @@ class Flow:
                 return GATHERED  # `items()`, `values()`, `get(k)`, `cpu()` of a full state dict: what it holds
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
                 return self._method_call(node, func.attrname, receivers[0], args, keywords)
+            if len(receivers) == 1 and isinstance(receivers[0], Fresh) and receivers[0].cls and func.attrname in known_apis.SELF_RETURNING_METHODS:
+                return receivers[0]  # `nn.Sequential(...).to(device)`: the module just built, of its class
             if func.attrname in known_apis.TENSOR_COPIES and receivers and all(
                 isinstance(r, Params) or isinstance(r, StateDict) and r.copies for r in receivers
             ):
@@ -2063,6 +2072,9 @@ class Flow:
             return first
         if qname in known_apis.LAST_ARGUMENT_FUNCTIONS and args:
             return args[-1]
+        if qname in known_apis.FIRST_ARGUMENT_FUNCTIONS and args:
+            self._escape(args, keywords)  # what it does to the module is torch's code, not followed
+            return args[0]
         if qname == "copy.deepcopy":
             return Fresh(first.cls if isinstance(first, Obj) else None)
         if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(self.project.binding(func)):
@@ -2083,7 +2095,7 @@ class Flow:
         if isinstance(target, nodes.ClassDef):
             return self._construct(node, qname, args, keywords)
         if qname and qname.startswith(known_apis.LEAF_MODULE_PREFIX) and qname.rsplit(".", 1)[-1][:1].isupper():
-            return Fresh(qname)
+            return Fresh(qname, known_apis.built_true(node, qname))
         if qname in known_apis.FSDP1_WRAPPERS:  # a new module, the FSDP1 unit around its argument
             self._escape(args, keywords)
             return Fresh(qname)
@@ -2270,9 +2282,9 @@ class Flow:
             elif name in known_apis.COMPILED_MODULES and self._compiled(obj):
                 answer = None  # the module and the wrapper `torch.compile` made of it are one object here
             elif klass is None and not qname and self._is_plain(obj):
-                # a module of a plain class: an instance of no builtin type, of any module class
-                # maybe (its class is not known here)
-                answer = False if name in known_apis.BUILTIN_TYPES else None
+                # a module of a plain class: an instance of no builtin type and of none of torch's
+                # wrappers, of any other module class maybe (its class is not known here)
+                answer = False if name in known_apis.BUILTIN_TYPES or known_apis.torch_wrapper(name) else None
             else:
                 answer = class_values.is_instance(self.project, klass, name) if klass is not None else (
                     class_values.outside_instance(self.project, qname, name) if qname else None
@@ -2614,7 +2626,8 @@ class Flow:
             if any(path_covers(o, target) or path_covers(target, o) for o in referred)
         )
         outcomes = self._outcomes_for(func, bound, call, reached) if paths.flag_literals(self.path) else frozenset()
-        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes)
+        plain = frozenset(o.root for o in referred if not o.attrs and o.root in self._plain)
+        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain)
         return context, origins
 
     def _outcomes_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG, reached: FrozenSet[Root]) -> FlagConditions:
@@ -2863,7 +2876,7 @@ class Flow:
         deferred = self._deferred_in(base, kept)
         facts = ObjectFacts(
             cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain), deferred=deferred,
-            guessed=frozenset(sharded) - named - {ABOVE},
+            guessed=frozenset(sharded) - named - {ABOVE}, plain=not base.attrs and base.root in self._plain,
         )
         return facts, origin
 
@@ -3259,6 +3272,7 @@ class Flow:
                 for outcome in short if reached.most > least else ():
                     self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
         result = self._returned_value(summary.returns, mapper, node)
+        self._plain.update(mapped.root for root in summary.plain for mapped in mapper.objs(Obj(root)) if not mapped.attrs)
         if isinstance(result, Truth):
             result = truths.mapped(result, lambda literal: self._mapped_choices(literal, mapper))
         self._learn_classes(result)

@@ -63,9 +63,12 @@ class Obj:
 
 @dataclass(frozen=True, slots=True)
 class Fresh:
-    """A newly created object not yet bound to a name (it gets its root when bound)."""
+    """A newly created object not yet bound to a name (it gets its root when bound). `true`: a
+    container of modules built with children written out (`known_apis.built_true`), true in a
+    test although its class has a length."""
 
     cls: Optional[str] = None
+    true: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -2320,14 +2320,19 @@ def test_a_dict_built_in_a_loop_over_a_literal_list_holds_its_items(loop, listed
     [
         ("Net()", False),
         ("Sized()", True),  # defines `__len__`: an object of it may be false
-        ("nn.Sequential(Net(), Net())", True),  # torch 2.13: Sequential, ModuleList, ModuleDict have a length
+        # torch 2.13: Sequential, ModuleList, ModuleDict have a length: that of the children they
+        # are built with where the call writes them out, else not known
+        ("nn.Sequential(Net(), Net())", False),
+        ("nn.Sequential(*[Net() for _ in range(2)])", True),
+        ("nn.Sequential(Net(), Net()).to('cpu')", False),  # `.to` returns the module, of its class
     ],
 )
 def test_a_module_is_true_in_a_test_unless_its_class_gives_it_a_length(model, reported):
     """`if model:` with a module of a class whose hierarchy defines neither `__bool__` nor
     `__len__` (nn.Module, DDP and FSDPModule define none; torch 2.13, 2 gloo ranks: a
     `fully_shard`-ed module is true, an empty `ModuleList` false) takes its arm; for a class
-    with a length it is open."""
+    with a length it is open, unless the container is built with children written out
+    (`bool(nn.Sequential(nn.ReLU()))` is True, `bool(nn.Sequential())` False)."""
     ckpt = """
     import torch
     from torch.distributed.checkpoint.state_dict import StateDictOptions, get_optimizer_state_dict
