@@ -22,7 +22,7 @@ from __future__ import annotations
 import builtins
 import weakref
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
 
 from astroid import nodes
 
@@ -68,6 +68,7 @@ from fsdp_lint.analysis.values import (
     compared,
     constant,
     contained,
+    contained_on_runs,
     either,
     guarded,
     guarded_options,
@@ -94,6 +95,7 @@ MAX_RULE_DEPTH = 8
 # parameter (`self.state.fsdp_config.sync_module_states`: two).
 STORED_DEPTH = 2
 MetaKey = Tuple[Root, AttrPath]  # an object built on the meta device, by the name a walk knows it (`meta_object`)
+_Kind = TypeVar("_Kind")  # a kind of value a rule looks for (`values_on_runs`)
 _Key = TypeVar("_Key")  # what flag conditions are kept for: a sharded path of a parameter, or a shared object
 
 
@@ -350,14 +352,21 @@ class Flow:
     def sharded_object(self, node: nodes.NodeNG, holding: bool = False, must: bool = False) -> Optional[Obj]:
         """The object an expression may denote that may be sharded here (with `holding`: that
         may hold a sharded module; with `must`: that lies inside a module sharded on a run to
-        here whichever modules their members are), among the values it may have; None if none."""
-        for option in self.options(node):
+        here whichever modules their members are), among the values it may have, each on the
+        runs that give it (`DoMINO()` where `isinstance(model, FSDPModule)` was false: on no run
+        that sharded it); None if none."""
+        for option, runs in guarded_options(self.value(node)):
             if not isinstance(option, Obj):
                 continue
-            found = self.may_hold_shards(option, must=must) if holding else self.sharded_here(option, must=must) is not None
+            found = self.may_hold_shards(option, must=must, runs=runs) if holding else self.sharded_here(option, self.point(runs), must=must) is not None
             if found:
                 return option
         return None
+
+    def values_on_runs(self, node: nodes.NodeNG, kind: Type[_Kind]) -> Tuple[Tuple[_Kind, Path], ...]:
+        """The values of `kind` an expression may be or hold here (`contained`), each with the
+        branch outcomes every run on which it holds that one takes (`runs` of `may_hold_shards`)."""
+        return contained_on_runs(self.value(node), kind)
 
     def point(self, runs: Path = EMPTY) -> Point:
         """Where the walk is now (rules call this from `on_call`): after every fact recorded so
@@ -502,10 +511,10 @@ class Flow:
         in this function, by a function it called, or before it was called (its context)."""
         return self.sharded_here(obj, before) is not None
 
-    def has_sharded_descendant_here(self, obj: Obj, must: bool = False) -> bool:
-        """Whether a module strictly inside `obj` may be sharded on a run to here (with `must`:
-        lies inside `obj` whichever modules their members are)."""
-        point = self.point()
+    def has_sharded_descendant_here(self, obj: Obj, must: bool = False, before: Optional[Point] = None) -> bool:
+        """Whether a module strictly inside `obj` may be sharded on a run to here (or to `before`;
+        with `must`: lies inside `obj` whichever modules their members are)."""
+        point = before or self.point()
         return any(
             self.contains(obj, e.target, strict=True, must=must) and self.happens_before(Point(e.seq, e.path), point)
             for e in self.events
@@ -569,11 +578,13 @@ class Flow:
             index += 1
         return tuple(found)
 
-    def may_hold_shards(self, obj: Obj, must: bool = False) -> bool:
+    def may_hold_shards(self, obj: Obj, must: bool = False, runs: Path = EMPTY) -> bool:
         """Whether `obj` or any module inside it may be sharded here (its state dict holds DTensors;
         `Module._apply`, behind `.to()` and `.float()`, reaches their parameters). With `must`:
-        `obj` lies in, or holds, a sharded module whichever modules their members are."""
-        return self.sharded_here(obj, must=must) is not None or self.has_sharded_descendant_here(obj, must=must)
+        `obj` lies in, or holds, a sharded module whichever modules their members are. With
+        `runs`: on the runs that also take those branch outcomes (those that give `obj`)."""
+        here = self.point(runs)
+        return self.sharded_here(obj, here, must=must) is not None or self.has_sharded_descendant_here(obj, must=must, before=here)
 
     def provably_unsharded(self, obj: Obj) -> bool:
         """Whether `obj` holds no DTensor yet: nothing in it is sharded on any path to here, and

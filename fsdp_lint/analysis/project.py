@@ -256,7 +256,8 @@ class Project:
         if context in seen or len(seen) < _MAX_CONTEXTS:
             return seen.setdefault(context, context), False  # the one already known: memo lookups then compare by identity
         on_meta = {key[0] for key, _ in context.meta}  # the caller's objects on the meta device that values refer to
-        narrow = []
+        shared = {root for root, _ in context.globals}  # the caller's objects sharded that values refer to
+        narrow, plain_roots = [], set(context.plain)
         for name, facts in context.params:
             if isinstance(facts, ObjectFacts):
                 # a configuration object passed on (`Trainer(parallelism_config=...)`): its class
@@ -272,7 +273,14 @@ class Project:
                 narrow.append((name, facts))  # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too
             elif on_meta and any(o.root in on_meta for o in related_objects(facts)):
                 narrow.append((name, facts))
-        widened = replace(context, params=tuple(narrow))
+            elif isinstance(facts, Container) and facts.items and all(isinstance(o, Obj) for o in facts.items) and any(
+                o.root in shared for o in facts.items
+            ):
+                # a list of the caller's modules, one sharded (`[models]`): kept, as an object
+                # argument is, without the classes but with their kind (`Context.plain`)
+                narrow.append((name, replace(facts, items=tuple(Obj(o.root, o.attrs) for o in facts.items))))  # type: ignore[union-attr]
+                plain_roots.update(o.root for o in facts.items if not o.attrs and class_values.plain_module(self, o.cls))  # type: ignore[union-attr]
+        widened = replace(context, params=tuple(narrow), plain=frozenset(plain_roots))
         return seen.setdefault(widened, widened), True
 
     def is_choice(self, value: Value) -> bool:

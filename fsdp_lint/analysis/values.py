@@ -447,6 +447,18 @@ def contained(value: Value, kind: Type[T], depth: int = 0) -> Tuple[T, ...]:
     return ()
 
 
+def contained_on_runs(value: Value, kind: Type[T], runs: FrozenSet[tuple] = frozenset(), depth: int = 0) -> Tuple[Tuple[T, FrozenSet[tuple]], ...]:
+    """`contained`, each value found with the branch outcomes every run on which `value` holds
+    it takes: those of the options of the `Either`s on the way to it (`runs` as well)."""
+    if isinstance(value, kind):
+        return ((value, runs),)
+    if isinstance(value, Either) and depth < 6:
+        return tuple(found for option, guard in guarded_options(value) for found in contained_on_runs(option, kind, runs | guard, depth + 1))
+    if isinstance(value, Container) and depth < 6:
+        return tuple(found for item in value.items for found in contained_on_runs(item, kind, runs, depth + 1))
+    return ()
+
+
 def objects_in(value: Value) -> Tuple[Obj, ...]:
     """The module objects a value refers to: itself, or the items of a list of modules."""
     return contained(value, Obj)
