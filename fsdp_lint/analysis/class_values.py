@@ -248,7 +248,11 @@ def _memo(project: "Project") -> Dict[tuple, object]:
 
 def _classes(project: "Project", cls: nodes.ClassDef) -> Iterator[nodes.ClassDef]:
     """`cls` and its bases of the tree, breadth first (close to Python's method resolution order
-    for the single-inheritance hierarchies where it matters)."""
+    for the single-inheritance hierarchies where it matters). A base is read wherever the tree
+    defines it, in a module the flows enter or not: what a class derives from is its syntax, and
+    a walk that asked while the base's module was not entered yet is kept into the rounds that
+    enter it (`Project.enter` drops only walks that deferred into a module), so an answer that
+    depended on the round would stay stale there."""
     pending, seen = [cls], set()
     while pending and len(seen) < _MAX_BASES:
         klass = pending.pop(0)
@@ -272,7 +276,7 @@ def is_or_extends(project: "Project", qname: Optional[str], outside: FrozenSet[s
 
 
 def _outside_bases(project: "Project", cls: nodes.ClassDef) -> Tuple[str, ...]:
-    """The bases of the hierarchy that are not classes of the tree the flows enter, by name."""
+    """The bases of the hierarchy that are not classes of the tree (`_classes`), by name."""
     found = []
     for klass in _classes(project, cls):
         for base in klass.bases:

@@ -358,6 +358,8 @@ class Flow:
         for option, runs in guarded_options(self.value(node)):
             if not isinstance(option, Obj):
                 continue
+            if runs and not paths.compatible(self.path, runs):
+                continue  # given on no run that gets here
             found = self.may_hold_shards(option, must=must, runs=runs) if holding else self.sharded_here(option, self.point(runs), must=must) is not None
             if found:
                 return option
@@ -582,7 +584,10 @@ class Flow:
         """Whether `obj` or any module inside it may be sharded here (its state dict holds DTensors;
         `Module._apply`, behind `.to()` and `.float()`, reaches their parameters). With `must`:
         `obj` lies in, or holds, a sharded module whichever modules their members are. With
-        `runs`: on the runs that also take those branch outcomes (those that give `obj`)."""
+        `runs`: on the runs that also take those branch outcomes (those that give `obj`), of which
+        none reaches here where they contradict the way here."""
+        if runs and not paths.compatible(self.path, runs):
+            return False
         here = self.point(runs)
         return self.sharded_here(obj, here, must=must) is not None or self.has_sharded_descendant_here(obj, must=must, before=here)
 
@@ -1116,7 +1121,7 @@ class Flow:
             self.env[name] = option
             value = self._eval(test)
             truths.append(test_truth(test, self.value))
-            fixed.append((self._fixed(test, True), self._fixed(test, False)))
+            fixed.append((self._fixed(test, True) | self._returned_flags(test, True), self._fixed(test, False) | self._returned_flags(test, False)))
             return value
 
         bound = self.env[name]
@@ -1154,12 +1159,27 @@ class Flow:
             by_options = self._present_by_choice(self.values[tested[0]])
             if by_options is not None:
                 fixed.extend(truths.arm_literals(by_options, present != tested[1]))
+        fixed.extend(self._returned_flags(test, taken))
         sharding = self._sharding_literal(test)
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
         if fixed:
             self._implied[own] = frozenset(fixed)
         return frozenset([own, *fixed])
+
+    def _returned_flags(self, test: nodes.NodeNG, taken: bool) -> Path:
+        """The flags of objects that every run on which `test` is `taken` has, where its value is
+        one of several a call returned, each on the runs its `return` took (`_is_distributed(model)`:
+        True where `model` is an `FSDPModule`, else what a test of its parameters finds): those the
+        ways to each `return` that may give that truth share."""
+        value = self.values.get(test)
+        if not isinstance(value, Either) or not value.guards:
+            return EMPTY
+        ways = [
+            paths.flag_literals(guard) for option, guard in guarded_options(value)
+            if not isinstance(option, Constant) or bool(option.value) is taken
+        ]
+        return frozenset.intersection(*ways) if ways else EMPTY
 
     def _fixed(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The flags of objects that taking the `taken` arm of `test` fixes, as it reads here."""
@@ -1325,14 +1345,23 @@ class Flow:
         return found
 
     def _fsdp_module_tested(self, test: nodes.NodeNG) -> Optional[nodes.NodeNG]:
-        """The expression a test `isinstance(x, FSDPModule)` asks about (FSDP2's module classes
-        only); None for other tests."""
+        """The expression a test `isinstance(x, FSDPModule)` asks about (FSDP2's module classes,
+        or with FSDP1's wrapper too where x is known to be none: `isinstance(model, (FSDP,
+        FSDPModule))` of a module `fully_shard` shards); None for other tests."""
         if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
             return None
         if not _is_builtin(self.project.binding(test.func)):
             return None
-        classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
-        return test.args[0] if all(self.qualified_name(c) in known_apis.FSDP2_MODULES for c in classes) else None
+        classes = [self.qualified_name(c) for c in (test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]])]
+        others = [name for name in classes if name not in known_apis.FSDP2_MODULES]
+        if not others:
+            return test.args[0]
+        if len(others) == len(classes) or not all(name in known_apis.FSDP1_WRAPPERS for name in others):
+            return None
+        options = options_of(self.value(test.args[0]))
+        if len(options) == 1 and isinstance(options[0], Obj) and self._instance_of(options[0], others, test) is False:  # type: ignore[arg-type]
+            return test.args[0]
+        return None
 
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
         """The attribute of an object that a test reads (`model.tie`, `self.mesh`), by
@@ -2637,7 +2666,7 @@ class Flow:
             if any(path_covers(o, target) or path_covers(target, o) for o in referred)
         )
         outcomes = self._outcomes_for(func, bound, call, reached) if paths.flag_literals(self.path) else frozenset()
-        plain = frozenset(o.root for o in referred if not o.attrs and o.root in self._plain)
+        plain = frozenset(o.root for o in referred if not o.attrs and (o.root in self._plain or class_values.plain_module(self.project, o.cls or self.classes.get(o.root))))
         context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain)
         return context, origins
 

@@ -11,9 +11,16 @@ def _unwrap(model):
     return model
 
 
+def _is_distributed(model):
+    """FSDP1's wrapper (a model `fully_shard` shards is none)."""
+    if isinstance(model, FullyShardedDataParallel):
+        return True
+    return False
+
+
 def save_model(path, model):
     model = _unwrap(model)
-    if isinstance(model, FullyShardedDataParallel):
+    if _is_distributed(model):
         state = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
         torch.save(state, path)
     else:

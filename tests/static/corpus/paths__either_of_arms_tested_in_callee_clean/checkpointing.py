@@ -1,6 +1,7 @@
 import torch
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, set_model_state_dict
-from torch.distributed.fsdp import FSDPModule
+from torch.distributed.fsdp import FSDPModule, FullyShardedDataParallel
+from torch.distributed.tensor import DTensor
 from torch.nn.parallel import DistributedDataParallel
 
 
@@ -11,9 +12,16 @@ def _unwrap(model):
     return model
 
 
+def _is_distributed(model):
+    """FSDP1's wrapper or FSDP2's module; else a model whose parameters are DTensors."""
+    if isinstance(model, (FullyShardedDataParallel, FSDPModule)):
+        return True
+    return any(isinstance(p, DTensor) for p in model.parameters())
+
+
 def save_model(path, model):
     model = _unwrap(model)
-    if isinstance(model, FSDPModule):
+    if _is_distributed(model):
         state = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
         torch.save(state, path)
     else:
