@@ -7,7 +7,8 @@ from astroid import nodes
 from fsdp_lint.analysis.call_arguments import call_argument
 from fsdp_lint.analysis.conditions import mentions_rank
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.values import Obj, Optimizer, StateDict, contained
+from fsdp_lint.analysis.paths import Path
+from fsdp_lint.analysis.values import Obj, Optimizer, StateDict
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 
 TORCH_SAVE = frozenset({"torch.save", "torch.serialization.save"})
@@ -158,8 +159,8 @@ class SaveShardedState(Rule):
             return
         if _per_rank_file(node):
             return
-        for state in contained(flow.value(node.args[0]), StateDict):
-            what = _sharded_description(state, flow)
+        for state, runs in flow.values_on_runs(node.args[0], StateDict):
+            what = _sharded_description(state, flow, runs)
             if what is not None:
                 self.report(node, self.message.format(what=what))
                 return
@@ -170,10 +171,10 @@ def _per_rank_file(node: nodes.Call) -> bool:
     return target is not None and mentions_rank(target)
 
 
-def _sharded_description(state: StateDict, flow: Flow) -> Optional[str]:
+def _sharded_description(state: StateDict, flow: Flow, runs: Path) -> Optional[str]:
     owner = state.owner
-    if isinstance(owner, Obj) and flow.may_hold_shards(owner):
+    if isinstance(owner, Obj) and flow.may_hold_shards(owner, runs=runs):
         return f"copies of `{owner.display}`'s parameters" if state.copies else f"`{owner.display}`'s state dict"
-    if isinstance(owner, Optimizer) and any(flow.may_hold_shards(o) for o in owner.over):
+    if isinstance(owner, Optimizer) and any(flow.may_hold_shards(o, runs=runs) for o in owner.over):
         return f"the state dict of an optimizer over `{owner.over[0].display}`"
     return None

@@ -23,12 +23,11 @@ from astroid import nodes
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.known_apis import (
     BLOCK_CONTAINERS, COMPOSITE_LAYERS, LEAF_MODULE_PREFIX, MODULE_CLASSES, PARAMETERISED_LEAVES, PRETRAINED_MODEL, REGISTERED_KINDS,
-    is_parameter_call,
+    is_parameter_call, written_children,
 )
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.analysis.values import Obj
 
-SEQUENTIAL = "torch.nn.Sequential"
 _MAX_NESTING = 4  # tree classes held inside tree classes, followed this deep
 _UNKNOWN_CHILD = "?"  # a child whose class is not known: one of its kind, never a repetition
 
@@ -87,7 +86,7 @@ def _on_self(target: nodes.NodeNG) -> bool:
 def _repeats(project: Project, container: nodes.Call) -> bool:
     """Whether a `ModuleList`/`ModuleDict`/`Sequential(...)` call holds two or more blocks of
     one class."""
-    children = _children(container, project.qualified_name(container.func) or "")
+    children = written_children(container, project.qualified_name(container.func) or "")
     if children is None:
         looped = _looped_child(container)
         # filled by a loop: blocks, unless what the comprehension builds is no block
@@ -98,26 +97,6 @@ def _repeats(project: Project, container: nodes.Call) -> bool:
         if kind != _UNKNOWN_CHILD and _is_block(project, kind, child):
             counts[kind] = counts.get(kind, 0) + 1
     return any(count >= 2 for count in counts.values())
-
-
-def _children(container: nodes.Call, kind: str) -> Optional[List[nodes.NodeNG]]:
-    """The children written out in the call, or None when a loop supplies them: a comprehension,
-    a list built elsewhere, `*layers`, or an empty container that `append` fills."""
-    args = list(container.args)
-    if not args or any(isinstance(arg, nodes.Starred) for arg in args):
-        return None
-    if kind == SEQUENTIAL and not (len(args) == 1 and isinstance(args[0], nodes.Call) and _is_ordered_dict(args[0])):
-        return args  # Sequential(a, b, c): the modules themselves
-    if len(args) != 1:
-        return None
-    given = args[0]
-    if isinstance(given, nodes.Call) and _is_ordered_dict(given) and given.args:  # OrderedDict([...]) / ({...})
-        given = given.args[0]
-    if isinstance(given, (nodes.List, nodes.Tuple)):
-        return [item.elts[1] if isinstance(item, nodes.Tuple) and len(item.elts) == 2 else item for item in given.elts]
-    if isinstance(given, nodes.Dict):
-        return [value for _, value in given.items]
-    return None
 
 
 def _looped_child(container: nodes.Call) -> Optional[nodes.Call]:
@@ -131,11 +110,6 @@ def _looped_child(container: nodes.Call) -> Optional[nodes.Call]:
     if isinstance(given, (nodes.ListComp, nodes.GeneratorExp)) and isinstance(given.elt, nodes.Call):
         return given.elt
     return None
-
-
-def _is_ordered_dict(call: nodes.Call) -> bool:
-    func = call.func
-    return (func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)) == "OrderedDict"
 
 
 def _child_class(project: Project, child: nodes.NodeNG) -> str:
@@ -166,7 +140,7 @@ def _owns_parameters(project: Project, kind: str, child: nodes.Call, depth: int)
     if depth > _MAX_NESTING:
         return True
     if kind in BLOCK_CONTAINERS:
-        children = _children(child, kind)
+        children = written_children(child, kind)
         return children is None or any(
             _owns_parameters(project, _child_class(project, c), c, depth + 1) for c in children if isinstance(c, nodes.Call)
         )

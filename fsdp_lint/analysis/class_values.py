@@ -169,17 +169,20 @@ def always_true(project: "Project", cls: nodes.ClassDef) -> bool:
 
 def plain_module(project: "Project", qname: Optional[str]) -> bool:
     """Whether every object of the class `qname` is a module that is true in a test and an
-    instance of no builtin type (`known_apis.BUILTIN_TYPES`): torch.nn's classes but the sized ones, and the
+    instance of no builtin type (`known_apis.BUILTIN_TYPES`) and of none of torch's wrappers
+    (`known_apis.torch_wrapper`): torch.nn's classes but the sized ones and the wrappers, and the
     tree's classes over them that define neither `__bool__` nor `__len__` (a builtin base would
     be an outside base that is no module). What a context that drops the class keeps of it
-    (`ObjectFacts.plain`): it decides `if models:` and `isinstance(models, list)`, and leaves
-    tests against module classes open."""
+    (`ObjectFacts.plain`): it decides `if models:`, `isinstance(models, list)` and the unwrapping
+    of a DDP or compiled model (`isinstance(model, DistributedDataParallel)`), and leaves tests
+    against the other module classes open."""
     if not qname:
         return False
     cls = class_named(project, qname)
     if cls is None:
-        return known_apis.module_always_true(qname)
-    return bool(_outside_bases(project, cls)) and always_true(project, cls)
+        return known_apis.module_always_true(qname) and not known_apis.torch_wrapper(qname)
+    outside = _outside_bases(project, cls)
+    return bool(outside) and always_true(project, cls) and not any(known_apis.torch_wrapper(base) for base in outside)
 
 
 def is_setting_class(project: "Project", qname: Optional[str]) -> bool:
@@ -248,7 +251,11 @@ def _memo(project: "Project") -> Dict[tuple, object]:
 
 def _classes(project: "Project", cls: nodes.ClassDef) -> Iterator[nodes.ClassDef]:
     """`cls` and its bases of the tree, breadth first (close to Python's method resolution order
-    for the single-inheritance hierarchies where it matters)."""
+    for the single-inheritance hierarchies where it matters). A base is read wherever the tree
+    defines it, in a module the flows enter or not: what a class derives from is its syntax, and
+    a walk that asked while the base's module was not entered yet is kept into the rounds that
+    enter it (`Project.enter` drops only walks that deferred into a module), so an answer that
+    depended on the round would stay stale there."""
     pending, seen = [cls], set()
     while pending and len(seen) < _MAX_BASES:
         klass = pending.pop(0)
@@ -257,7 +264,7 @@ def _classes(project: "Project", cls: nodes.ClassDef) -> Iterator[nodes.ClassDef
         seen.add(id(klass))
         yield klass
         for base in klass.bases:
-            resolved = project.callable_for_flow(project.qualified_name(base))
+            resolved = project.resolve_callable(project.qualified_name(base))
             if isinstance(resolved, nodes.ClassDef):
                 pending.append(resolved)
 
@@ -272,12 +279,12 @@ def is_or_extends(project: "Project", qname: Optional[str], outside: FrozenSet[s
 
 
 def _outside_bases(project: "Project", cls: nodes.ClassDef) -> Tuple[str, ...]:
-    """The bases of the hierarchy that are not classes of the tree the flows enter, by name."""
+    """The bases of the hierarchy that are not classes of the tree (`_classes`), by name."""
     found = []
     for klass in _classes(project, cls):
         for base in klass.bases:
             qname = project.qualified_name(base)
-            if not isinstance(project.callable_for_flow(qname), nodes.ClassDef) and qname != "builtins.object":
+            if not isinstance(project.resolve_callable(qname), nodes.ClassDef) and qname != "builtins.object":
                 found.append(qname or base.as_string())
     return tuple(found)
 

@@ -106,8 +106,9 @@ class ObjectFacts:
     # sharded module, or a tensor or module inside or beside it, so its sharding says nothing
     # of what it is (`Flow.is_module`)
     guessed: FrozenSet[AttrPath] = frozenset()
-    # where a widened context drops `cls` (`Project.widen`): whether the object is a module whose
-    # class makes it true in a test and an instance of no builtin class (`class_values.plain_module`)
+    # whether the object is a module true in a test and an instance of no builtin class nor of
+    # torch's wrappers: as built (`Fresh.true`), or by its class where a widened context drops
+    # `cls` (`Project.widen`, `class_values.plain_module`)
     plain: bool = False
 
     def __post_init__(self) -> None:
@@ -138,6 +139,9 @@ class Context:
     # where the callee's walk may test them (`Project.attributes_tested`): a test there that
     # contradicts one the call sits under takes no run
     outcomes: "FlagConditions" = frozenset()
+    # the caller's objects that those other values refer to that are plain modules (as
+    # `ObjectFacts.plain`: `[models]` of a module that a widened context knows only so)
+    plain: FrozenSet[Root] = frozenset()
 
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
@@ -145,7 +149,7 @@ class Context:
         # A context keys the memo of summaries, the rule pass's walks and `widen`'s sets, each
         # asked at every call: its hash (the dataclass's own, over every nested fact) is made once.
         _share_empty_sets(self, _CONTEXT_SETS)
-        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes)))
+        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes, self.plain)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -159,7 +163,7 @@ class Context:
 # hundred thousand of them, a tenth of the run's peak memory (NVIDIA-NeMo/Automodel). Equal values,
 # so nothing that compares or hashes the facts sees the difference.
 _OBJECT_SETS = ("sharded", "certain", "forwarded", "compiled", "reregistered", "guessed")
-_CONTEXT_SETS = ("globals", "not_none", "reregistered", "outcomes")
+_CONTEXT_SETS = ("globals", "not_none", "reregistered", "outcomes", "plain")
 
 
 def _share_empty_sets(facts: Union[ObjectFacts, Context], names: Tuple[str, ...]) -> None:
@@ -235,6 +239,9 @@ class Summary:
     collectives: Tuple[Tuple[str, nodes.Call], ...] = ()
     compiled: List[Obj] = field(default_factory=list)  # objects `torch.compile` returned in it (or a callee)
     reregistrations: List[ShardEvent] = field(default_factory=list)  # modules whose parameters it (or a callee) handed to FSDP again
+    # the objects it built that are plain modules as built (`Flow._plain`: a container of modules
+    # given children), which the caller can reach: `if models:` of a returned `nn.Sequential(...)`
+    plain: FrozenSet[Root] = frozenset()
     # A `@contextmanager` generator: what runs after its `yield`, which a `with` applies when its
     # block ends (the fields above are what runs before, at the `with`).
     exit: Optional["Summary"] = None
@@ -247,7 +254,7 @@ class Summary:
             frozenset(self.meta_states.items()), tuple(_shape(o) for o in self.optimizers),
             tuple((_shape(r.target), r.over) for r in self.rebuilds), self.exit.signature() if self.exit else None,
             tuple((name, _shape(o)) for name, o in self.handoffs), tuple(self.forwards), self.collectives, tuple(self.compiled),
-            tuple(e.target for e in self.reregistrations),
+            tuple(e.target for e in self.reregistrations), self.plain,
         )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import builtins
 import weakref
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
 
 from astroid import nodes
 
@@ -68,6 +68,7 @@ from fsdp_lint.analysis.values import (
     compared,
     constant,
     contained,
+    contained_on_runs,
     either,
     guarded,
     guarded_options,
@@ -94,6 +95,7 @@ MAX_RULE_DEPTH = 8
 # parameter (`self.state.fsdp_config.sync_module_states`: two).
 STORED_DEPTH = 2
 MetaKey = Tuple[Root, AttrPath]  # an object built on the meta device, by the name a walk knows it (`meta_object`)
+_Kind = TypeVar("_Kind")  # a kind of value a rule looks for (`values_on_runs`)
 _Key = TypeVar("_Key")  # what flag conditions are kept for: a sharded path of a parameter, or a shared object
 
 
@@ -195,7 +197,10 @@ class Flow:
         self.unsharded: List[Obj] = []
         self.escaped: Set[Root] = set()
         self._not_none: Set[Root] = set()  # parameters whose argument the calling context says is not None
-        self._plain: Set[Root] = set()  # parameters a widened context says are modules of a plain class (`ObjectFacts.plain`)
+        # objects known to be modules true in a test and instances of no builtin type nor of torch's
+        # wrappers: parameters the calling context says are (`ObjectFacts.plain`), containers of
+        # modules built with children (`known_apis.built_true`)
+        self._plain: Set[Root] = set()
         self._told: FrozenSet[str] = frozenset()  # parameters that are flags the calling context has outcomes of
         self.compiled: Set[Tuple[Root, AttrPath]] = set()  # objects `torch.compile` returned (`known_apis.IDENTITY_FUNCTIONS`)
         self.returns: List[Value] = []
@@ -287,14 +292,14 @@ class Flow:
         if any(isinstance(option, Truth) for option in options_of(returned)):
             returned = truths.returned(self.returns, self._returned_at)  # a described boolean, on the way to each return
         writes += _reached(local, [returned] + [value for _, value in writes])
+        reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         whole = Summary(
             self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
             set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
             collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.every_run)),
-            reregistrations=list(self.reregistrations),
+            reregistrations=list(self.reregistrations), plain=frozenset(r for r in self._plain if r in reachable and self.is_local(r)),
         )
-        reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         rebuilds = [r for r in self.rebuilds if any(
             isinstance(o, Optimizer) or isinstance(o, Obj) and (not self.is_local(o.root) or o.root in reachable)
             for o in options_of(r.target)
@@ -347,16 +352,23 @@ class Flow:
     def sharded_object(self, node: nodes.NodeNG, holding: bool = False, must: bool = False) -> Optional[Obj]:
         """The object an expression may denote that may be sharded here (with `holding`: that
         may hold a sharded module; with `must`: that lies inside a module sharded on a run to
-        here whichever modules their members are), among the values it may have, each on the runs
-        that give it (`model` narrowed by `isinstance(model, FSDPModule)` on the other arm is no
-        sharded module there); None if none."""
+        here whichever modules their members are), among the values it may have, each on the
+        runs that give it (`DoMINO()` where `isinstance(model, FSDPModule)` was false: on no run
+        that sharded it); None if none."""
         for option, runs in guarded_options(self.value(node)):
-            if not isinstance(option, Obj) or runs and not paths.compatible(self.path, runs):
-                continue  # no run here gives it
-            found = self.may_hold_shards(option, must=must) if holding else self.sharded_here(option, before=self.point(runs), must=must) is not None
+            if not isinstance(option, Obj):
+                continue
+            if runs and not paths.compatible(self.path, runs):
+                continue  # given on no run that gets here
+            found = self.may_hold_shards(option, must=must, runs=runs) if holding else self.sharded_here(option, self.point(runs), must=must) is not None
             if found:
                 return option
         return None
+
+    def values_on_runs(self, node: nodes.NodeNG, kind: Type[_Kind]) -> Tuple[Tuple[_Kind, Path], ...]:
+        """The values of `kind` an expression may be or hold here (`contained`), each with the
+        branch outcomes every run on which it holds that one takes (`runs` of `may_hold_shards`)."""
+        return contained_on_runs(self.value(node), kind)
 
     def point(self, runs: Path = EMPTY) -> Point:
         """Where the walk is now (rules call this from `on_call`): after every fact recorded so
@@ -501,10 +513,10 @@ class Flow:
         in this function, by a function it called, or before it was called (its context)."""
         return self.sharded_here(obj, before) is not None
 
-    def has_sharded_descendant_here(self, obj: Obj, must: bool = False) -> bool:
-        """Whether a module strictly inside `obj` may be sharded on a run to here (with `must`:
-        lies inside `obj` whichever modules their members are)."""
-        point = self.point()
+    def has_sharded_descendant_here(self, obj: Obj, must: bool = False, before: Optional[Point] = None) -> bool:
+        """Whether a module strictly inside `obj` may be sharded on a run to here (or to `before`;
+        with `must`: lies inside `obj` whichever modules their members are)."""
+        point = before or self.point()
         return any(
             self.contains(obj, e.target, strict=True, must=must) and self.happens_before(Point(e.seq, e.path), point)
             for e in self.events
@@ -568,11 +580,16 @@ class Flow:
             index += 1
         return tuple(found)
 
-    def may_hold_shards(self, obj: Obj, must: bool = False) -> bool:
+    def may_hold_shards(self, obj: Obj, must: bool = False, runs: Path = EMPTY) -> bool:
         """Whether `obj` or any module inside it may be sharded here (its state dict holds DTensors;
         `Module._apply`, behind `.to()` and `.float()`, reaches their parameters). With `must`:
-        `obj` lies in, or holds, a sharded module whichever modules their members are."""
-        return self.sharded_here(obj, must=must) is not None or self.has_sharded_descendant_here(obj, must=must)
+        `obj` lies in, or holds, a sharded module whichever modules their members are. With
+        `runs`: on the runs that also take those branch outcomes (those that give `obj`), of which
+        none reaches here where they contradict the way here."""
+        if runs and not paths.compatible(self.path, runs):
+            return False
+        here = self.point(runs)
+        return self.sharded_here(obj, here, must=must) is not None or self.has_sharded_descendant_here(obj, must=must, before=here)
 
     def provably_unsharded(self, obj: Obj) -> bool:
         """Whether `obj` holds no DTensor yet: nothing in it is sharded on any path to here, and
@@ -828,6 +845,7 @@ class Flow:
         for key, reached in self.context.meta:
             self._inherit_meta(key, reached)
         self._reregistered_on_return.extend(Obj(root, attrs) for root, attrs in sorted(self.context.reregistered))
+        self._plain.update(self.context.plain)
 
     def _inherit_meta(self, key: MetaKey, reached: Materialised) -> None:
         """An object on the meta device as far as the caller got it: every run as far as
@@ -880,6 +898,8 @@ class Flow:
             obj = Obj(self._new_root(name if isinstance(name, str) else name.as_string()), cls=value.cls)
             if value.cls:
                 self.classes[obj.root] = value.cls
+            if value.true:
+                self._plain.add(obj.root)
             if self._meta_depth and not class_values.is_setting_class(self.project, value.cls):
                 self._built_on_meta((obj.root, ()))  # a configuration built there holds no tensor
             return obj
@@ -1101,7 +1121,7 @@ class Flow:
             self.env[name] = option
             value = self._eval(test)
             truths.append(test_truth(test, self.value))
-            fixed.append((self._fixed(test, True), self._fixed(test, False)))
+            fixed.append((self._fixed(test, True) | self._returned_flags(test, True), self._fixed(test, False) | self._returned_flags(test, False)))
             return value
 
         bound = self.env[name]
@@ -1142,6 +1162,7 @@ class Flow:
             by_options = self._present_by_choice(self.values[tested[0]])
             if by_options is not None:
                 fixed.extend(truths.arm_literals(by_options, present != tested[1]))
+        fixed.extend(self._returned_flags(test, taken))
         sharding = self._sharding_literal(test)
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
@@ -1150,6 +1171,20 @@ class Flow:
         if fixed:
             self._implied[own] = frozenset(fixed)
         return frozenset([own, *fixed])
+
+    def _returned_flags(self, test: nodes.NodeNG, taken: bool) -> Path:
+        """The flags of objects that every run on which `test` is `taken` has, where its value is
+        one of several a call returned, each on the runs its `return` took (`_is_distributed(model)`:
+        True where `model` is an `FSDPModule`, else what a test of its parameters finds): those the
+        ways to each `return` that may give that truth share."""
+        value = self.values.get(test)
+        if not isinstance(value, Either) or not value.guards:
+            return EMPTY
+        ways = [
+            paths.flag_literals(guard) for option, guard in guarded_options(value)
+            if not isinstance(option, Constant) or bool(option.value) is taken
+        ]
+        return frozenset.intersection(*ways) if ways else EMPTY
 
     def _fixed(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The flags of objects that taking the `taken` arm of `test` fixes, as it reads here."""
@@ -1337,9 +1372,10 @@ class Flow:
         return found
 
     def _fsdp_module_tested(self, test: nodes.NodeNG) -> Optional[nodes.NodeNG]:
-        """The expression a test `isinstance(x, FSDPModule)` asks about (FSDP2's module classes
-        only), or `hasattr(x, "unshard")` of a method only `FSDPModule` adds
-        (`known_apis.FSDP_MODULE_METHODS`); None for other tests."""
+        """The expression a test `isinstance(x, FSDPModule)` asks about (FSDP2's module classes,
+        or with FSDP1's wrapper too where x is known to be none: `isinstance(model, (FSDP,
+        FSDPModule))` of a module `fully_shard` shards), or `hasattr(x, "unshard")` of a method
+        only `FSDPModule` adds (`known_apis.FSDP_MODULE_METHODS`); None for other tests."""
         if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name in ("isinstance", "hasattr") and len(test.args) == 2):
             return None
         if not _is_builtin(self.project.binding(test.func)):
@@ -1347,8 +1383,16 @@ class Flow:
         if test.func.name == "hasattr":
             name = test.args[1]
             return test.args[0] if isinstance(name, nodes.Const) and name.value in known_apis.FSDP_MODULE_METHODS else None
-        classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
-        return test.args[0] if all(self.qualified_name(c) in known_apis.FSDP2_MODULES for c in classes) else None
+        classes = [self.qualified_name(c) for c in (test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]])]
+        others = [name for name in classes if name not in known_apis.FSDP2_MODULES]
+        if not others:
+            return test.args[0]
+        if len(others) == len(classes) or not all(name in known_apis.FSDP1_WRAPPERS for name in others):
+            return None
+        options = options_of(self.value(test.args[0]))
+        if len(options) == 1 and isinstance(options[0], Obj) and self._instance_of(options[0], others, test) is False:  # type: ignore[arg-type]
+            return test.args[0]
+        return None
 
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:
         """The attribute of an object that a test reads (`model.tie`, `self.mesh`), by
@@ -1932,12 +1976,13 @@ class Flow:
 
     def _object_truth(self, value: Value) -> Optional[bool]:
         """The truth of a tested value that is objects (`if models:` with a module passed): true
-        where each is a module of a known class whose objects are all true, and not compiled
+        where each is a module known true (`_plain`: a calling context's plain module, a container
+        built with children) or of a known class whose objects are all true, and not compiled
         (`torch.compile`'s wrapper has a length only where the module has); None otherwise."""
         for option in options_of(value):
             if not isinstance(option, Obj) or self._compiled(option):
                 return None
-            if self._is_plain(option):
+            if not option.attrs and option.root in self._plain:
                 continue
             klass = self._class_of(option)
             qname = option.cls or (self.classes.get(option.root) if not option.attrs else None)
@@ -1946,8 +1991,8 @@ class Flow:
         return True
 
     def _is_plain(self, obj: Obj) -> bool:
-        """Whether `obj` is a parameter a widened context says is a module of a plain class
-        (`class_values.plain_module`), its own class not known here."""
+        """Whether `obj` is a module known plain (`_plain`: a parameter a widened context says is
+        a module of a plain class, `class_values.plain_module`), its own class not known here."""
         return not obj.attrs and not obj.cls and obj.root in self._plain and obj.root not in self.classes
 
     def _class_of(self, obj: Obj) -> Optional[nodes.ClassDef]:
@@ -2071,6 +2116,8 @@ class Flow:
                 return GATHERED  # `items()`, `values()`, `get(k)`, `cpu()` of a full state dict: what it holds
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
                 return self._method_call(node, func.attrname, receivers[0], args, keywords)
+            if len(receivers) == 1 and isinstance(receivers[0], Fresh) and receivers[0].cls and func.attrname in known_apis.SELF_RETURNING_METHODS:
+                return receivers[0]  # `nn.Sequential(...).to(device)`: the module just built, of its class
             if func.attrname in known_apis.TENSOR_COPIES and receivers and all(
                 isinstance(r, Params) or isinstance(r, StateDict) and r.copies for r in receivers
             ):
@@ -2099,6 +2146,9 @@ class Flow:
             return first
         if qname in known_apis.LAST_ARGUMENT_FUNCTIONS and args:
             return args[-1]
+        if qname in known_apis.FIRST_ARGUMENT_FUNCTIONS and args:
+            self._escape(args, keywords)  # what it does to the module is torch's code, not followed
+            return args[0]
         if qname == "copy.deepcopy":
             return Fresh(first.cls if isinstance(first, Obj) else None)
         if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(self.project.binding(func)):
@@ -2119,7 +2169,7 @@ class Flow:
         if isinstance(target, nodes.ClassDef):
             return self._construct(node, qname, args, keywords)
         if qname and qname.startswith(known_apis.LEAF_MODULE_PREFIX) and qname.rsplit(".", 1)[-1][:1].isupper():
-            return Fresh(qname)
+            return Fresh(qname, known_apis.built_true(node, qname))
         if qname in known_apis.FSDP1_WRAPPERS:  # a new module, the FSDP1 unit around its argument
             self._escape(args, keywords)
             return Fresh(qname)
@@ -2323,9 +2373,9 @@ class Flow:
             elif name in known_apis.COMPILED_MODULES and self._compiled(obj):
                 answer = None  # the module and the wrapper `torch.compile` made of it are one object here
             elif klass is None and not qname and self._is_plain(obj):
-                # a module of a plain class: an instance of no builtin type, of any module class
-                # maybe (its class is not known here)
-                answer = False if name in known_apis.BUILTIN_TYPES else None
+                # a module of a plain class: an instance of no builtin type and of none of torch's
+                # wrappers, of any other module class maybe (its class is not known here)
+                answer = False if name in known_apis.BUILTIN_TYPES or known_apis.torch_wrapper(name) else None
             else:
                 answer = class_values.is_instance(self.project, klass, name) if klass is not None else (
                     class_values.outside_instance(self.project, qname, name) if qname else None
@@ -2667,7 +2717,8 @@ class Flow:
             if any(path_covers(o, target) or path_covers(target, o) for o in referred)
         )
         outcomes = self._outcomes_for(func, bound, call, reached) if paths.flag_literals(self.path) else frozenset()
-        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes)
+        plain = frozenset(o.root for o in referred if not o.attrs and (o.root in self._plain or class_values.plain_module(self.project, o.cls or self.classes.get(o.root))))
+        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain)
         return context, origins
 
     def _outcomes_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG, reached: FrozenSet[Root]) -> FlagConditions:
@@ -2916,7 +2967,7 @@ class Flow:
         deferred = self._deferred_in(base, kept)
         facts = ObjectFacts(
             cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain), deferred=deferred,
-            guessed=frozenset(sharded) - named - {ABOVE},
+            guessed=frozenset(sharded) - named - {ABOVE}, plain=not base.attrs and base.root in self._plain,
         )
         return facts, origin
 
@@ -3331,6 +3382,7 @@ class Flow:
                 for outcome in short if reached.most > least else ():
                     self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
         result = self._returned_value(summary.returns, mapper, node)
+        self._plain.update(mapped.root for root in summary.plain for mapped in mapper.objs(Obj(root)) if not mapped.attrs)
         if isinstance(result, Truth):
             result = truths.mapped(result, lambda literal: self._mapped_choices(literal, mapper))
         self._learn_classes(result)

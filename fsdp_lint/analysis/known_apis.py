@@ -46,6 +46,12 @@ IDENTITY_FUNCTIONS = frozenset({"torch.compile"})
 COMPILED_ORIGINAL = "_orig_mod"
 # Functions that return their last argument as it is (`cast(FSDPModule, module)` is `module`).
 LAST_ARGUMENT_FUNCTIONS = frozenset({"typing.cast", "typing_extensions.cast"})
+# Functions that change the module they are given in place and return it (torch 2.13:
+# `distribute_module(m, mesh, partition_fn)` makes m's parameters DTensors, returns m).
+FIRST_ARGUMENT_FUNCTIONS = frozenset(
+    {"torch.distributed.tensor.distribute_module", "torch.distributed._tensor.distribute_module",
+     "torch.distributed.tensor._api.distribute_module"}
+)
 # Decorators that make a generator function a context manager: `with f():` runs the code before
 # its `yield` on entry and the code after it when the block ends.
 CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
@@ -106,19 +112,23 @@ DTENSOR_CLASSES = frozenset(
 
 # DDP's wrapper class (calling it wraps a module).
 DDP_WRAPPERS = frozenset({"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"})
-# For each wrapper class torch defines (FSDP1's, DDP's), the classes of torch whose objects are
-# instances of it: its own names and its one subclass in torch (`DistributedDataParallelCPU`);
-# no other class of torch 2.13 derives from either.
+# `nn.DataParallel` by its names (one class, torch 2.13).
+DATA_PARALLEL = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"})
+# What `torch.compile(module)` returns: a wrapper module around it.
+COMPILED_MODULES = frozenset({"torch._dynamo.eval_frame.OptimizedModule", "torch._dynamo.OptimizedModule"})
+# For each wrapper class torch defines (FSDP1's, DDP's, `DataParallel`, `torch.compile`'s), the
+# classes of torch whose objects are instances of it: its own names and DDP's one subclass in
+# torch (`DistributedDataParallelCPU`); no other class of torch 2.13 derives from any of them.
 _WRAPPER_INSTANCES = {
     **{name: FSDP1_WRAPPERS for name in FSDP1_WRAPPERS},
     **{name: DDP_WRAPPERS | {"torch.nn.parallel.DistributedDataParallelCPU"} for name in DDP_WRAPPERS},
+    **{name: DATA_PARALLEL for name in DATA_PARALLEL},
+    **{name: COMPILED_MODULES for name in COMPILED_MODULES},
 }
 
 
 # nn.Module by its names; its method resolution order is itself and `object`.
 MODULE_CLASSES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module", "torch.nn.modules.Module"})
-# What `torch.compile(module)` returns: a wrapper module around it.
-COMPILED_MODULES = frozenset({"torch._dynamo.eval_frame.OptimizedModule", "torch._dynamo.OptimizedModule"})
 # Builtin types no module is an instance of.
 BUILTIN_TYPES = frozenset(f"builtins.{name}" for name in ("list", "tuple", "dict", "set", "frozenset", "str", "bytes", "int", "float", "bool", "complex"))
 
@@ -148,17 +158,61 @@ def module_always_true(cls: str) -> bool:
     return nn_module_class(cls) and cls.rsplit(".", 1)[-1] not in _SIZED_MODULES
 
 
+SEQUENTIAL = "torch.nn.Sequential"
+
+
+def written_children(container: nodes.Call, kind: str) -> Optional[List[nodes.NodeNG]]:
+    """The children a `ModuleList`/`ModuleDict`/`Sequential(...)` call (`kind`) writes out, or
+    None when a loop supplies them: a comprehension, a list built elsewhere, `*layers`, or an
+    empty container that `append` fills. `Sequential` takes its modules as arguments or one
+    `OrderedDict` of them; the others one list or dict."""
+    args = list(container.args)
+    if not args or any(isinstance(arg, nodes.Starred) for arg in args):
+        return None
+    if kind == SEQUENTIAL and not (len(args) == 1 and isinstance(args[0], nodes.Call) and _is_ordered_dict(args[0])):
+        return args  # Sequential(a, b, c): the modules themselves
+    if len(args) != 1:
+        return None
+    given = args[0]
+    if isinstance(given, nodes.Call) and _is_ordered_dict(given) and given.args:  # OrderedDict([...]) / ({...})
+        given = given.args[0]
+    if isinstance(given, (nodes.List, nodes.Tuple)):
+        return [item.elts[1] if isinstance(item, nodes.Tuple) and len(item.elts) == 2 else item for item in given.elts]
+    if isinstance(given, nodes.Dict):
+        return [value for _, value in given.items]
+    return None
+
+
+def built_true(container: nodes.Call, kind: str) -> bool:
+    """Whether the container of modules a call of `kind` (`BLOCK_CONTAINERS`) builds is true in
+    a test as built: it writes out children, so its length is theirs, one at least (torch 2.13:
+    `bool(nn.Sequential(nn.ReLU()))` is True, `bool(nn.Sequential())` False)."""
+    return kind in BLOCK_CONTAINERS and bool(written_children(container, kind))
+
+
+def _is_ordered_dict(call: nodes.Call) -> bool:
+    func = call.func
+    return (func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)) == "OrderedDict"
+
+
 def nn_module_class(cls: str) -> bool:
     """Whether `cls` names a module class of torch.nn, which derives from no builtin type (torch
     2.13: none of `torch.nn`'s); not one of `torch.nn.utils`, whose `PackedSequence` is a tuple."""
     return cls.startswith("torch.nn.") and not cls.startswith("torch.nn.utils.") and constructs_module(cls)
 
 
+def torch_wrapper(cls: str) -> bool:
+    """Whether `cls` names one of torch's wrapper classes (DDP, FSDP1, `DataParallel`,
+    `torch.compile`'s) or a class of torch deriving from one: an object of any other module class
+    passes no `isinstance` test against them."""
+    return cls in _WRAPPER_INSTANCES or any(cls in instances for instances in _WRAPPER_INSTANCES.values())
+
+
 def wrapper_instance(cls: str, tested: str) -> Optional[bool]:
     """`isinstance(obj, tested)` for an object of `cls`, a class outside the tree, where `tested`
-    is one of torch's wrappers (DDP, FSDP1): True for the wrapper, False for any other class of
-    torch (`nn.Linear`, `nn.Module`, DDP tested against FSDP1's class); None for other classes or
-    tests. `fully_shard` does not change it: the module it shards keeps its class as a base."""
+    is one of torch's wrappers (DDP, FSDP1, `DataParallel`, `torch.compile`'s): True for the
+    wrapper, False for any other class of torch (`nn.Linear`, `nn.Module`, DDP tested against
+    FSDP1's class); None for other classes or tests. `fully_shard` does not change it: the module it shards keeps its class as a base."""
     instances = _WRAPPER_INSTANCES.get(tested)
     if instances is None:
         return None

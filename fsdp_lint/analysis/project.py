@@ -20,7 +20,7 @@ from fsdp_lint.analysis.flow import Flow, scope_key
 from fsdp_lint.analysis.syntax import exits_inside_loops, is_instance_method
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
-from fsdp_lint.analysis.values import Constant, Container, Deferred, Obj, Optimizer, Root, Value, options_of, path_covers, related_objects
+from fsdp_lint.analysis.values import Constant, Container, Deferred, Either, Obj, Optimizer, Root, Value, objects_in, options_of, path_covers, related_objects
 from fsdp_lint.analysis.walk_records import STEP, WalkRecord, WalkRecords
 
 _MAX_DEPTH = 12
@@ -80,6 +80,20 @@ class ResolutionMemo:
 
     qualified: Dict[int, Optional[str]] = field(default_factory=dict)
     bindings: Dict[int, Optional[nodes.NodeNG]] = field(default_factory=dict)
+
+
+def _without_classes(value: Value, depth: int = 0) -> Optional[Value]:
+    """Objects, lists of them and values of several of them, with no object's class: what a
+    widened context keeps of them; None where the value holds anything else."""
+    if isinstance(value, Obj):
+        return Obj(value.root, value.attrs)
+    parts = value.items if isinstance(value, Container) else value.options if isinstance(value, Either) else None
+    if not parts or depth > 4:
+        return None
+    kept = [_without_classes(part, depth + 1) for part in parts]
+    if any(part is None for part in kept):
+        return None
+    return replace(value, items=tuple(kept)) if isinstance(value, Container) else replace(value, options=tuple(kept))  # type: ignore[type-var]
 
 
 class Project:
@@ -256,7 +270,8 @@ class Project:
         if context in seen or len(seen) < _MAX_CONTEXTS:
             return seen.setdefault(context, context), False  # the one already known: memo lookups then compare by identity
         on_meta = {key[0] for key, _ in context.meta}  # the caller's objects on the meta device that values refer to
-        narrow = []
+        shared = {root for root, _ in context.globals}  # the caller's objects sharded that values refer to
+        narrow, plain_roots = [], set(context.plain)
         for name, facts in context.params:
             if isinstance(facts, ObjectFacts):
                 # a configuration object passed on (`Trainer(parallelism_config=...)`): its class
@@ -272,7 +287,15 @@ class Project:
                 narrow.append((name, facts))  # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too
             elif on_meta and any(o.root in on_meta for o in related_objects(facts)):
                 narrow.append((name, facts))
-        widened = replace(context, params=tuple(narrow))
+            elif isinstance(facts, (Container, Either)) and any(o.root in shared for o in objects_in(facts)):
+                # the caller's modules, one sharded, in a list (`[models]`) or one of several
+                # (a loop's item): kept, as an object argument is, without the classes but with
+                # their kind (`Context.plain`)
+                kept = _without_classes(facts)
+                if kept is not None:
+                    narrow.append((name, kept))
+                    plain_roots.update(o.root for o in objects_in(facts) if not o.attrs and class_values.plain_module(self, o.cls))
+        widened = replace(context, params=tuple(narrow), plain=frozenset(plain_roots))
         return seen.setdefault(widened, widened), True
 
     def is_choice(self, value: Value) -> bool:

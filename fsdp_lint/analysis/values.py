@@ -63,9 +63,12 @@ class Obj:
 
 @dataclass(frozen=True, slots=True)
 class Fresh:
-    """A newly created object not yet bound to a name (it gets its root when bound)."""
+    """A newly created object not yet bound to a name (it gets its root when bound). `true`: a
+    container of modules built with children written out (`known_apis.built_true`), true in a
+    test although its class has a length."""
 
     cls: Optional[str] = None
+    true: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,6 +444,18 @@ def contained(value: Value, kind: Type[T], depth: int = 0) -> Tuple[T, ...]:
         return tuple(found for option in value.options for found in contained(option, kind, depth + 1))
     if isinstance(value, Container) and depth < 6:
         return tuple(found for item in value.items for found in contained(item, kind, depth + 1))
+    return ()
+
+
+def contained_on_runs(value: Value, kind: Type[T], runs: FrozenSet[tuple] = frozenset(), depth: int = 0) -> Tuple[Tuple[T, FrozenSet[tuple]], ...]:
+    """`contained`, each value found with the branch outcomes every run on which `value` holds
+    it takes: those of the options of the `Either`s on the way to it (`runs` as well)."""
+    if isinstance(value, kind):
+        return ((value, runs),)
+    if isinstance(value, Either) and depth < 6:
+        return tuple(found for option, guard in guarded_options(value) for found in contained_on_runs(option, kind, runs | guard, depth + 1))
+    if isinstance(value, Container) and depth < 6:
+        return tuple(found for item in value.items for found in contained_on_runs(item, kind, runs, depth + 1))
     return ()
 
 

@@ -2320,14 +2320,19 @@ def test_a_dict_built_in_a_loop_over_a_literal_list_holds_its_items(loop, listed
     [
         ("Net()", False),
         ("Sized()", True),  # defines `__len__`: an object of it may be false
-        ("nn.Sequential(Net(), Net())", True),  # torch 2.13: Sequential, ModuleList, ModuleDict have a length
+        # torch 2.13: Sequential, ModuleList, ModuleDict have a length: that of the children they
+        # are built with where the call writes them out, else not known
+        ("nn.Sequential(Net(), Net())", False),
+        ("nn.Sequential(*[Net() for _ in range(2)])", True),
+        ("nn.Sequential(Net(), Net()).to('cpu')", False),  # `.to` returns the module, of its class
     ],
 )
 def test_a_module_is_true_in_a_test_unless_its_class_gives_it_a_length(model, reported):
     """`if model:` with a module of a class whose hierarchy defines neither `__bool__` nor
     `__len__` (nn.Module, DDP and FSDPModule define none; torch 2.13, 2 gloo ranks: a
     `fully_shard`-ed module is true, an empty `ModuleList` false) takes its arm; for a class
-    with a length it is open."""
+    with a length it is open, unless the container is built with children written out
+    (`bool(nn.Sequential(nn.ReLU()))` is True, `bool(nn.Sequential())` False)."""
     ckpt = """
     import torch
     from torch.distributed.checkpoint.state_dict import StateDictOptions, get_optimizer_state_dict
@@ -2499,3 +2504,96 @@ def test_calling_contexts_built_from_empty_sets_share_one_empty_set_and_stay_equ
     again = Context((("model", other),), frozenset(), (), (), frozenset(), frozenset(), frozenset())
     assert context.globals is again.not_none is again.outcomes is facts.certain
     assert context == again and hash(context) == hash(again) == hash(Context((("model", facts),)))
+
+
+_UNWRAPPING_SAVE = """
+import torch
+from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+from torch.distributed.fsdp import FSDPModule
+
+
+def _unwrap(model):
+    if isinstance(model, (torch.nn.DataParallel, torch.nn.parallel.DistributedDataParallel)):
+        model = model.module
+    if isinstance(model, torch._dynamo.eval_frame.OptimizedModule):
+        model = model._orig_mod
+    return model
+
+
+def save_checkpoint(path, model):
+    model = _unwrap(model)
+    if isinstance(model, FSDPModule):
+        state = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+        torch.save(state, path)
+    else:
+        torch.save(model.state_dict(), path)
+"""
+
+
+@pytest.mark.parametrize(
+    "model, reported",
+    [
+        ("nn.Linear(4, 4)", False),
+        ("nn.Sequential(nn.Linear(4, 4), nn.ReLU())", False),
+        ("Net()", False),
+        ("Net().to('cpu')", False),  # `.to` returns the module: a `Net` still
+        ("nn.DataParallel(Net())", True),  # `.module` is the inner module, not the one sharded: not known
+    ],
+)
+def test_an_instance_test_against_torchs_wrappers_is_decided_for_a_module_of_another_class(model, reported):
+    """`isinstance(model, nn.DataParallel)` and `isinstance(model, OptimizedModule)` are false
+    for a module of any other class of torch or of the tree (torch 2.13: no class of torch
+    derives from either), so an unwrapping helper hands back the sharded module itself and the
+    save takes the `FSDPModule` arm; a DataParallel wrapper is one, and its `.module` is not
+    known to be the sharded module."""
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import save_checkpoint
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 4)
+
+    def main():
+        model = MODEL
+        fully_shard(model)
+        save_checkpoint("ckpt", model)
+    """.replace("MODEL", model)
+    assert _lint({"ckpt.py": _UNWRAPPING_SAVE, "train.py": train}) == ([("ckpt.py", 21, "FSD301")] if reported else [])
+
+
+@pytest.mark.parametrize("returned", ["module", "distribute_module(module, mesh)"])
+def test_distribute_module_returns_the_module_it_is_given(returned):
+    """`distribute_module(m, mesh, partition_fn)` turns m's parameters into DTensors in place and
+    returns m (torch 2.13, checked on a 1-rank gloo mesh: `r is m`): what a builder returns
+    after it is the module it built, of its class, so `if models:` of it is true."""
+    ckpt = """
+    import torch
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_optimizer_state_dict
+
+    def save_checkpoint(path, models, optimizer):
+        state = optimizer.state_dict()
+        if models:
+            state = get_optimizer_state_dict(models, optimizer, options=StateDictOptions(full_state_dict=True))
+        torch.save(state, path)
+    """
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from torch.distributed.tensor import distribute_module
+    from ckpt import save_checkpoint
+
+    def build(mesh):
+        module = nn.Linear(4, 4)
+        module = RETURNED
+        fully_shard(module)
+        return module
+
+    def main(mesh):
+        model = build(mesh)
+        optimizer = torch.optim.AdamW(model.parameters())
+        save_checkpoint("ckpt", model, optimizer)
+    """.replace("RETURNED", returned)
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == []

@@ -4,13 +4,16 @@ from torch.distributed.fsdp import FSDPModule
 
 
 def _unwrap(model):
-    if isinstance(model, torch.nn.parallel.DistributedDataParallel):
+    if isinstance(model, (torch.nn.DataParallel, torch.nn.parallel.DistributedDataParallel)):
         model = model.module
+    if isinstance(model, torch._dynamo.eval_frame.OptimizedModule):
+        model = model._orig_mod
     return model
 
 
-def save_checkpoint(path, model):
-    pass
+def save_checkpoint(directory, model):
+    model = _unwrap(model)
+    path = f"{directory}/{model.describe()}.pt"
     if isinstance(model, FSDPModule):
         state = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
         torch.save(state, path)
