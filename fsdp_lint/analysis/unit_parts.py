@@ -24,18 +24,18 @@ from typing import Dict, FrozenSet, Iterator, Optional, Tuple
 from astroid import nodes
 
 from fsdp_lint.analysis.context import ShardEvent
+from fsdp_lint.analysis.known_apis import REGISTER_FORWARD_METHOD, RESHARD_AFTER_FORWARD
 from fsdp_lint.analysis.flags import self_path
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.paths import name_chain
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.analysis.values import Obj, path_covers
 
-REGISTER_FORWARD_METHOD = "register_fsdp_forward_method"
 _MAX_METHODS = 16  # methods of `self` followed from one method
 _MEMOS: "weakref.WeakKeyDictionary[Project, Dict[object, FrozenSet[str]]]" = weakref.WeakKeyDictionary()
 
 
-def inner_unit_holding(flow: Flow, obj: Obj) -> Optional[ShardEvent]:
+def _inner_unit_holding(flow: Flow, obj: Obj) -> Optional[ShardEvent]:
     """The innermost unit sharded before here that `obj` surely lies in (it, or a module that
     holds it), when that unit surely lies inside another unit (it is no root) and keeps its
     parameters sharded after a forward; None otherwise."""
@@ -65,7 +65,7 @@ def runs_unit_outside_forward(flow: Flow, call: nodes.Call) -> Optional[OutsideF
     other than `forward`, registered nowhere with `register_fsdp_forward_method`, that runs its
     own layers (`encoder.forward_features(x)`). Its own methods calling its parts (from its forward)
     are the unit's business: a call on `self` is not asked about."""
-    if not isinstance(call.func, nodes.Attribute):
+    if not isinstance(call.func, nodes.Attribute) or not flow.events or call.func.attrname == "forward":
         return None
     name = call.func.attrname
     for option in flow.options(call.func.expr):
@@ -74,25 +74,28 @@ def runs_unit_outside_forward(flow: Flow, call: nodes.Call) -> Optional[OutsideF
         holder = flow.canonical(option)
         if flow.self_root is not None and holder.root == flow.self_root and not holder.attrs:
             continue
-        event = inner_unit_holding(flow, holder)
-        if event is None or flow.canonical(event.target).attrs != holder.attrs or flow.canonical(event.target).root != holder.root:
-            continue
-        if any(path_covers(u, holder) and path_covers(holder, u) for u in flow.unsharded):
+        parts = _parts_called(flow, holder, name)
+        if not parts or any(path_covers(u, holder) and path_covers(holder, u) for u in flow.unsharded):
             continue  # its own `unshard()` gathered them (the root's does not gather a unit below it)
-        cls = flow.class_name(holder)
-        facts = flow.project.class_facts(cls)
-        if name in facts.param_attrs:
-            if name not in facts.parameters and not _is_unit(flow, holder.child(name)):
-                return OutsideForward(holder, name, method=False)
+        event = _inner_unit_holding(flow, holder)
+        if event is None or (flow.canonical(event.target).root, flow.canonical(event.target).attrs) != (holder.root, holder.attrs):
             continue
-        if name == "forward" or name in registered_forward_methods(flow.project):
-            continue
-        method = flow.project.resolve_method(Obj(holder.root, holder.attrs, cls), None, name)
-        if isinstance(method, nodes.FunctionDef) and any(
-            not _is_unit(flow, holder.child(part)) for part in parts_run_by(flow.project, cls, method)
-        ):
-            return OutsideForward(holder, name, method=True)
+        if any(not _is_unit(flow, holder.child(part)) for part in parts):
+            return OutsideForward(holder, name, method=name not in parts)
     return None
+
+
+def _parts_called(flow: Flow, holder: Obj, name: str) -> FrozenSet[str]:
+    """The own parts of `holder`'s class that calling `holder.name` runs, by the class alone: the
+    layer itself, or those its method runs (none for a method registered as a forward)."""
+    cls = flow.class_name(holder)
+    facts = flow.project.class_facts(cls)
+    if name in facts.param_attrs:
+        return frozenset() if name in facts.parameters else frozenset({name})
+    if name in _registered_forward_methods(flow.project):
+        return frozenset()
+    method = flow.project.resolve_method(Obj(holder.root, holder.attrs, cls), None, name)
+    return _parts_run_by(flow.project, cls, method) if isinstance(method, nodes.FunctionDef) else frozenset()
 
 
 def _is_unit(flow: Flow, obj: Obj) -> bool:
@@ -100,7 +103,7 @@ def _is_unit(flow: Flow, obj: Obj) -> bool:
     return any(not e.above and flow.contains(obj, e.target) and flow.contains(e.target, obj) for e in flow.events_before())
 
 
-def parts_run_by(project: Project, cls: Optional[str], method: nodes.FunctionDef) -> FrozenSet[str]:
+def _parts_run_by(project: Project, cls: Optional[str], method: nodes.FunctionDef) -> FrozenSet[str]:
     """The attributes of `self` among its class's own parts that `method` runs, itself or through
     the methods of `self` it calls (`forward` among them): a parameterised layer called
     (`self.patch_embed(x)`), a parameter in arithmetic with another value (`h + self.pos_embed`:
@@ -134,7 +137,7 @@ def parts_run_by(project: Project, cls: Optional[str], method: nodes.FunctionDef
     return memo[key]
 
 
-def registered_forward_methods(project: Project) -> FrozenSet[str]:
+def _registered_forward_methods(project: Project) -> FrozenSet[str]:
     """The method names the tree's code registers with `register_fsdp_forward_method` (any
     module: which object a registration is for is not followed, so a name registered anywhere
     counts as registered everywhere)."""
@@ -177,6 +180,6 @@ def _reshards_after_forward(event: ShardEvent) -> bool:
     if not isinstance(call, nodes.Call):
         return True
     for keyword in call.keywords or []:
-        if keyword.arg == "reshard_after_forward":
+        if keyword.arg == RESHARD_AFTER_FORWARD:
             return isinstance(keyword.value, nodes.Const) and keyword.value.value is True
     return True
