@@ -151,6 +151,42 @@ class ForwardBypass(Rule):
             feats = model.encoder.features(x)
             """
         ),
+        Valid(
+            """
+            import torch
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Encoder(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.pos = nn.Parameter(torch.zeros(8))
+                    self.blocks = nn.ModuleList([Block() for _ in range(2)])
+
+                def init_weights(self):
+                    nn.init.normal_(self.pos)          # runs on the sharded DTensor
+                    return self.pos * 0.02 + 1.0       # a DTensor with constants
+
+                def run_blocks(self, h):
+                    for block in self.blocks:          # units of their own
+                        h = block(h)
+                    return h
+
+            class Model(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+
+            model = Model()
+            for block in model.encoder.blocks:
+                fully_shard(block)
+            fully_shard(model.encoder)
+            fully_shard(model)
+            model.encoder.init_weights()
+            h = model.encoder.run_blocks(x)
+            n = sum(p.numel() for p in model.encoder.parameters())
+            """
+        ),
     ]
     INVALID = [
         Invalid(
@@ -189,6 +225,35 @@ class ForwardBypass(Rule):
             tokens = model.encoder.embed(x)         # expect: FSD201
             model.encoder.unshard()
             feats = model.encoder.features(x)       # gathered by its own unshard()
+            """
+        ),
+        Invalid(
+            """
+            import torch
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Encoder(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.pos = nn.Parameter(torch.zeros(8))
+                    self.blocks = nn.ModuleList([Block() for _ in range(2)])
+
+                def add_position(self, h):
+                    return h + self.pos
+
+            class Model(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+
+            model = Model()
+            for block in model.encoder.blocks:
+                fully_shard(block)
+            fully_shard(model.encoder)
+            fully_shard(model)
+            with torch.no_grad():
+                h = model.encoder.add_position(x)   # expect: FSD201
             """
         ),
         Invalid(
