@@ -5,6 +5,7 @@ from typing import List, Tuple
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.unit_parts import runs_unit_outside_forward
 from fsdp_lint.analysis.values import BoundMethod, Obj, path_covers
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
 from fsdp_lint.violation import Edit, Fix
@@ -16,7 +17,11 @@ class ForwardBypass(Rule):
     ## What it does
     Reports `m.forward(...)`, or a call through a stored `f = m.forward`, where `m` was passed to
     `fully_shard` (or returned by it, or by a helper that shards) or is a submodule of such a
-    module.
+    module. Reports too the other ways to run a unit's own parts outside its forward, for a unit
+    below the root (the root keeps its parameters gathered from its forward to the backward): a
+    method of it other than `forward` that runs its own layers (`encoder.forward_features(x)`,
+    not registered with `register_fsdp_forward_method`), and one of its own layers called on its
+    own (`encoder.patch_embed(x)`).
 
     ## Why is this bad?
     FSDP2 does its work in forward pre- and post-hooks that `nn.Module.__call__` runs:
@@ -118,8 +123,139 @@ class ForwardBypass(Rule):
                     return self.model.forward(batch)
             """
         ),
+        Valid(
+            """
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Encoder(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.embed = nn.Linear(8, 8)
+                    self.blocks = nn.ModuleList([Block() for _ in range(2)])
+
+                def features(self, x):
+                    return self.embed(x)
+
+            class Model(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+
+            model = Model()
+            for block in model.encoder.blocks:
+                fully_shard(block)
+            fully_shard(model.encoder, reshard_after_forward=False)   # keeps them gathered after a forward
+            fully_shard(model)
+            model(x)
+            feats = model.encoder.features(x)
+            """
+        ),
+        Valid(
+            """
+            import torch
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Encoder(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.pos = nn.Parameter(torch.zeros(8))
+                    self.blocks = nn.ModuleList([Block() for _ in range(2)])
+
+                def init_weights(self):
+                    nn.init.normal_(self.pos)          # runs on the sharded DTensor
+                    return self.pos * 0.02 + 1.0       # a DTensor with constants
+
+                def run_blocks(self, h):
+                    for block in self.blocks:          # units of their own
+                        h = block(h)
+                    return h
+
+            class Model(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+
+            model = Model()
+            for block in model.encoder.blocks:
+                fully_shard(block)
+            fully_shard(model.encoder)
+            fully_shard(model)
+            model.encoder.init_weights()
+            h = model.encoder.run_blocks(x)
+            n = sum(p.numel() for p in model.encoder.parameters())
+            """
+        ),
     ]
     INVALID = [
+        Invalid(
+            """
+            import torch
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Encoder(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.embed = nn.Linear(8, 8)
+                    self.pos = nn.Parameter(torch.zeros(8))
+                    self.blocks = nn.ModuleList([Block() for _ in range(2)])
+
+                def features(self, x):
+                    return self.embed(x) + self.pos
+
+                def forward(self, x):
+                    return self.features(x)
+
+            class Model(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+                    self.head = nn.Linear(8, 2)
+
+            model = Model()
+            for block in model.encoder.blocks:
+                fully_shard(block)
+            fully_shard(model.encoder)
+            fully_shard(model)
+            logits = model.head(model(x))           # the root's own layer: gathered after its forward
+            model.unshard()                         # gathers the root's parameters, not the encoder's
+            feats = model.encoder.features(x)       # expect: FSD201
+            tokens = model.encoder.embed(x)         # expect: FSD201
+            model.encoder.unshard()
+            feats = model.encoder.features(x)       # gathered by its own unshard()
+            """
+        ),
+        Invalid(
+            """
+            import torch
+            from torch import nn
+            from torch.distributed.fsdp import fully_shard
+
+            class Encoder(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.pos = nn.Parameter(torch.zeros(8))
+                    self.blocks = nn.ModuleList([Block() for _ in range(2)])
+
+                def add_position(self, h):
+                    return h + self.pos
+
+            class Model(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.encoder = Encoder()
+
+            model = Model()
+            for block in model.encoder.blocks:
+                fully_shard(block)
+            fully_shard(model.encoder)
+            fully_shard(model)
+            with torch.no_grad():
+                h = model.encoder.add_position(x)   # expect: FSD201
+            """
+        ),
         Invalid(
             """
             from torch.distributed.fsdp import fully_shard as shard
@@ -273,11 +409,25 @@ class ForwardBypass(Rule):
             and not (flow.self_root is not None and m.owner.root == flow.self_root and not m.owner.attrs)
         ), None)
         if method is None:
+            self._check_unit_parts(node, flow)
             return
         if flow.explicitly_unsharded(method.owner):
             self._after_unshard.append((node, method.owner))
             return
         self._report_bypass(node, method.owner)
+
+    def _check_unit_parts(self, node: nodes.Call, flow: Flow) -> None:
+        outside = runs_unit_outside_forward(flow, node)
+        if outside is None:
+            return
+        unit = node.func.expr.as_string() if isinstance(node.func, nodes.Attribute) else outside.unit.display
+        if outside.method:
+            message = f"`{unit}.{outside.part}(...)` runs the layers of the sharded unit `{unit}` outside its forward"
+            help = f"call `{unit}(...)`, or register the method: `register_fsdp_forward_method({unit}, \"{outside.part}\")`"
+        else:
+            message = f"`{unit}.{outside.part}` belongs to the sharded unit `{unit}` and runs here outside its forward"
+            help = f"run it inside `{unit}`'s forward, through `{unit}(...)`"
+        self.report(node, message, help=help)
 
     def on_function_end(self, flow: Flow) -> None:
         for node, owner in self._after_unshard:

@@ -610,7 +610,7 @@ class Flow:
         the module's parameters as they are."""
         found = self.canonical(obj)
         for length in range(len(found.attrs) + 1):
-            cls = self._class_name(Obj(found.root, found.attrs[:length])) or (found.cls if length == len(found.attrs) else None)
+            cls = self.class_name(Obj(found.root, found.attrs[:length])) or (found.cls if length == len(found.attrs) else None)
             if cls in known_apis.PARAMETER_CLASSES:
                 return True
             if length < len(found.attrs):
@@ -635,12 +635,12 @@ class Flow:
             for e in self.events
         ):
             return True
-        cls = self._class_name(found) or found.cls
+        cls = self.class_name(found) or found.cls
         if cls is not None:
             return cls not in known_apis.PARAMETER_CLASSES
         if not found.attrs:
             return False
-        return found.attrs[-1] in self.project.class_facts(self._class_name(Obj(found.root, found.attrs[:-1]))).submodules
+        return found.attrs[-1] in self.project.class_facts(self.class_name(Obj(found.root, found.attrs[:-1]))).submodules
 
     def _guessed_event(self, event: ShardEvent) -> bool:
         """Whether `event` is the caller's shard of a path matched only through a name given at
@@ -658,7 +658,7 @@ class Flow:
             return False
         return isinstance(call.parent, nodes.Expr) or self.is_module(obj)
 
-    def _class_name(self, obj: Obj) -> Optional[str]:
+    def class_name(self, obj: Obj) -> Optional[str]:
         """The qualified name of the class of the object at `obj`'s path, where the walk knows it
         (built here, described by the calling context, or stored at that attribute)."""
         if not obj.attrs:

@@ -342,6 +342,14 @@ def never_empty(iterated: nodes.NodeNG) -> bool:
     return isinstance(iterated, nodes.Call) and isinstance(iterated.func, nodes.Attribute) and iterated.func.attrname in _NEVER_EMPTY_METHODS
 
 
+# `register_fsdp_forward_method(module, "name")` makes `module.name(...)` run FSDP2's pre- and
+# post-forward hooks, as `module(...)` does (torch 2.13, 2 gloo ranks: a registered method of a
+# unit runs its layers with the right gradients; unregistered it fails on the sharded DTensors).
+REGISTER_FORWARD_METHOD = "register_fsdp_forward_method"
+# `fully_shard`'s keyword: True (the default for a non-root unit) frees the gathered parameters
+# after the forward; False keeps them until the backward (torch 2.13: a layer of such a unit runs
+# on its own after a forward, not before the first).
+RESHARD_AFTER_FORWARD = "reshard_after_forward"
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # FSDP2's record of one managed parameter. Building one from a module's parameter hands that
 # parameter to FSDP: `FSDPParam.__init__` shards it and sets the sharded DTensor on the module in
