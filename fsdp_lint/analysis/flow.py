@@ -2023,7 +2023,12 @@ class Flow:
             if delegated is not None:
                 return delegated
             receivers = options_of(self.value(func.expr))
-            if Container in map(type, receivers):  # (asked of every method call: no generator)
+            # (asked of every method call: no generator) a list or dict the walk built; where it
+            # is one of several values and the others are objects (`modules = [modules]` on one
+            # arm), a method no list changes itself with runs on each option (`_alternatives`)
+            if Container in map(type, receivers) and (
+                func.attrname in _CONTAINER_CHANGES or not any(isinstance(r, (Obj, Optimizer)) for r in receivers)
+            ):
                 return self._container_method(func, args)
             if all(type(r) is Gathered for r in receivers):
                 return GATHERED  # `items()`, `values()`, `get(k)`, `cpu()` of a full state dict: what it holds
@@ -2036,7 +2041,9 @@ class Flow:
                 return either([StateDict(r.owner, copies=True) if isinstance(r, Params) else r for r in receivers])
             if any(isinstance(r, (Obj, Optimizer)) for r in receivers):
                 return self._alternatives(node, [
-                    (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer)) else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
+                    (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer))
+                    else (lambda r=r: containers.view(r, func.attrname, args)) if isinstance(r, Container)
+                    else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
                     for r in receivers
                 ], [guard for _, guard in guarded_options(self.value(func.expr))])
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
@@ -3492,6 +3499,7 @@ _BUILTINS = frozenset(dir(builtins))
 # Combinations of configurations a call is applied with, one each (`Flow._choice_arguments`).
 _MAX_CHOICES = 8
 _KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear"})  # what changes a dict's keys
+_CONTAINER_CHANGES = _KEY_CHANGES | {"append", "extend"}  # what `_container_method` applies to the list or dict
 
 
 def _is_builtin(binding: Optional[nodes.NodeNG]) -> bool:
