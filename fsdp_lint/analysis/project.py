@@ -256,6 +256,10 @@ class Project:
         if context in seen or len(seen) < _MAX_CONTEXTS:
             return seen.setdefault(context, context), False  # the one already known: memo lookups then compare by identity
         on_meta = {key[0] for key, _ in context.meta}  # the caller's objects on the meta device that values refer to
+        # the caller's sharded objects that values refer to (a list of a sharded model's modules,
+        # `fsdp2_aware_weight_update(model, modules)`): which of them the value holds is what
+        # the callee's shards, forwards and re-registrations are about
+        sharded = {root for root, _ in context.globals}
         narrow = []
         for name, facts in context.params:
             if isinstance(facts, ObjectFacts):
@@ -270,7 +274,7 @@ class Project:
                     narrow.append((name, replace(facts, cls=cls, attrs=chosen, plain=plain)))
             elif isinstance(facts, (Constant, Optimizer)) or isinstance(facts, Container) and self.is_choice(facts):
                 narrow.append((name, facts))  # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too
-            elif on_meta and any(o.root in on_meta for o in related_objects(facts)):
+            elif (on_meta or sharded) and any(o.root in on_meta or o.root in sharded for o in related_objects(facts)):
                 narrow.append((name, facts))
         widened = replace(context, params=tuple(narrow))
         return seen.setdefault(widened, widened), True
