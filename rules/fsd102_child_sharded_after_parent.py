@@ -128,7 +128,7 @@ class ChildShardedAfterParent(Rule):
 
 
 def _earlier_ancestor(flow: Flow, child: Obj, here: Point) -> Optional[Tuple[Obj, int]]:
-    for event in flow.events_before(here):
+    for event in flow.events_before(here, must=True):
         if event.guarded and not flow.is_fully_shard_call(event.node):
             continue  # a helper that shards only under its own condition (`if shard:`)
         if flow.contains(event.target, child, strict=not event.above, at=event.seq, must=True):

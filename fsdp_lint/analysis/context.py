@@ -101,10 +101,11 @@ class ObjectFacts:
     # FSDP again once the call returns, on every run (the exit of a `with` the call is inside
     # builds their `FSDPParam`s): a parameter the callee replaces there is managed (`Flow.reregistered_after`)
     reregistered: FrozenSet[AttrPath] = frozenset()
-    # the sharded paths matched only through a name given at run time (`getattr(module, name)`
-    # of a module inside a sharded tree, an item of `modules()`): the object there may be the
-    # sharded module, or a tensor or module inside or beside it, so its sharding says nothing
-    # of what it is (`Flow.is_module`)
+    # the sharded paths (`ABOVE` among them) matched only through a name given at run time
+    # (`getattr(module, name)` of a module inside a sharded tree, an item of `modules()`, another
+    # lookup's module): the object there may be the sharded module, or a tensor or module inside
+    # or beside it, so its sharding says nothing of what it is (`Flow.is_module`), and no run
+    # must have sharded it (`ShardEvent.guessed`: what the ordering rules ask is a must)
     guessed: FrozenSet[AttrPath] = frozenset()
     # whether the object is a module true in a test and an instance of no builtin class nor of
     # torch's wrappers: as built (`Fresh.true`), or by its class where a widened context drops
@@ -189,6 +190,9 @@ class ShardEvent:
     path: Path = EMPTY
     origin: Optional[Origin] = None
     above: bool = False  # inherited: a module above `target` was sharded (target is inside a unit)
+    # inherited: the caller matched the path only through a name given at run time
+    # (`ObjectFacts.guessed`): some run may have sharded it (or the module around it), none must
+    guessed: bool = False
     inner: Tuple[int, ...] = ()  # made by the call at `seq`: where inside it (its own seq, and so on down)
 
     @property

@@ -242,7 +242,6 @@ class Flow:
         self.param_roots: Dict[str, Root] = {}
         self.known_params: Set[Root] = set()  # parameters the calling context says something about
         self._certain: Set[Tuple[Root, AttrPath]] = set()  # sharded on every run to the call (`ObjectFacts.certain`)
-        self._guessed: Set[Tuple[Root, AttrPath]] = set()  # sharded as far as a name given at run time tells (`ObjectFacts.guessed`)
         self._deferred_at: Dict[Tuple[Root, AttrPath], str] = {}  # results of deferred calls the caller passed (`ObjectFacts.deferred`)
         self._imported: Set[str] = set()  # the modules whose globals this walk read by import (`_imported_global`)
         if isinstance(scope, nodes.FunctionDef):
@@ -385,10 +384,12 @@ class Flow:
         """Whether one run of the function reaches `first` and then `second`."""
         return first.seq < second.seq and paths.compatible(first.path, second.path)
 
-    def events_before(self, point: Optional[Point] = None) -> List[ShardEvent]:
-        """The shard events that one run can make before `point` (default: here)."""
+    def events_before(self, point: Optional[Point] = None, must: bool = False) -> List[ShardEvent]:
+        """The shard events that one run can make before `point` (default: here); with `must`,
+        only those that sharded what they name on the runs that made them (not the caller's
+        shards of a path it matched through a name given at run time: `ShardEvent.guessed`)."""
         point = point or self.point()
-        return [e for e in self.events if self.happens_before(Point(e.seq, e.path), point)]
+        return [e for e in self.events if self.happens_before(Point(e.seq, e.path), point) and not (must and e.guessed)]
 
     def meta_object(self, obj: Obj, inside: bool = False) -> Optional[Obj]:
         """The object built on the meta device that `obj` is (with `inside`: or lies inside), by
@@ -501,10 +502,11 @@ class Flow:
     def sharded_here(self, obj: Obj, before: Union[int, Point, None] = None, must: bool = False) -> Optional[ShardEvent]:
         """The shard event covering `obj` (it or an ancestor) that one run can make before this
         point (or before `before`, a point or a sequence number on the current path); with
-        `must`, one whose target holds `obj` whichever modules their members are (`contains`)."""
+        `must`, one whose target holds `obj` whichever modules their members are (`contains`)
+        and that sharded it (`events_before`)."""
         point = before if isinstance(before, Point) else Point(self._seq + 1 if before is None else before, self.path)
-        for event in self.events:
-            if self.happens_before(Point(event.seq, event.path), point) and self.contains(event.target, obj, at=event.seq, must=must):
+        for event in self.events_before(point, must):
+            if self.contains(event.target, obj, at=event.seq, must=must):
                 return event
         return None
 
@@ -516,11 +518,7 @@ class Flow:
     def has_sharded_descendant_here(self, obj: Obj, must: bool = False, before: Optional[Point] = None) -> bool:
         """Whether a module strictly inside `obj` may be sharded on a run to here (or to `before`;
         with `must`: lies inside `obj` whichever modules their members are)."""
-        point = before or self.point()
-        return any(
-            self.contains(obj, e.target, strict=True, must=must) and self.happens_before(Point(e.seq, e.path), point)
-            for e in self.events
-        )
+        return any(self.contains(obj, e.target, strict=True, must=must) for e in self.events_before(before or self.point(), must))
 
     def contains(self, outer: Obj, inner: Obj, strict: bool = False, at: Optional[int] = None, must: bool = False) -> bool:
         """Whether `inner` may be `outer` or lie inside it (strictly: below it), also through what
@@ -631,7 +629,7 @@ class Flow:
         point = self.point()
         if any(
             self.contains(found, e.target, must=True) and self.happens_before(Point(e.seq, e.path), point)
-            and not e.above and not self._guessed_event(e)
+            and not e.above and not e.guessed
             for e in self.events
         ):
             return True
@@ -641,11 +639,6 @@ class Flow:
         if not found.attrs:
             return False
         return found.attrs[-1] in self.project.class_facts(self.class_name(Obj(found.root, found.attrs[:-1]))).submodules
-
-    def _guessed_event(self, event: ShardEvent) -> bool:
-        """Whether `event` is the caller's shard of a path matched only through a name given at
-        run time (`ObjectFacts.guessed`): what the object there is, it does not say."""
-        return event.inherited and (event.target.root, event.target.attrs) in self._guessed
 
     def casts_in_place(self, call: nodes.Call, obj: Obj) -> bool:
         """Whether a dtype cast (`.to(dtype)`, `.float()`, ...) called on `obj` casts a module's
@@ -813,11 +806,12 @@ class Flow:
             node = origin.shard if origin is not None else self.scope
             above = attrs == ABOVE
             path = _condition_path(self.scope, conditions.get(attrs, frozenset()))
-            self.events.append(ShardEvent(Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above, path=path))
+            self.events.append(ShardEvent(
+                Obj(root, () if above else attrs), node, -1, origin=origin or Origin(self.scope, "a caller"), above=above, path=path,
+                guessed=attrs in facts.guessed,
+            ))
             if attrs in facts.certain:
                 self._certain.add((root, attrs))
-            if attrs in facts.guessed:
-                self._guessed.add((root, attrs))
         for attrs, reached in facts.meta:
             self._inherit_meta((root, attrs), reached)
         if facts.cls:
@@ -2110,7 +2104,12 @@ class Flow:
             if delegated is not None:
                 return delegated
             receivers = options_of(self.value(func.expr))
-            if Container in map(type, receivers):  # (asked of every method call: no generator)
+            # (asked of every method call: no generator) a list or dict the walk built; where it
+            # is one of several values and the others are objects (`modules = [modules]` on one
+            # arm), a method no list changes itself with runs on each option (`_alternatives`)
+            if Container in map(type, receivers) and (
+                func.attrname in _CONTAINER_CHANGES or not any(isinstance(r, (Obj, Optimizer)) for r in receivers)
+            ):
                 return self._container_method(func, args)
             if all(type(r) is Gathered for r in receivers):
                 return GATHERED  # `items()`, `values()`, `get(k)`, `cpu()` of a full state dict: what it holds
@@ -2125,7 +2124,9 @@ class Flow:
                 return either([StateDict(r.owner, copies=True) if isinstance(r, Params) else r for r in receivers])
             if any(isinstance(r, (Obj, Optimizer)) for r in receivers):
                 return self._alternatives(node, [
-                    (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer)) else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
+                    (lambda r=r: self._method_call(node, func.attrname, r, args, keywords)) if isinstance(r, (Obj, Optimizer))
+                    else (lambda r=r: containers.view(r, func.attrname, args)) if isinstance(r, Container)
+                    else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
                     for r in receivers
                 ], [guard for _, guard in guarded_options(self.value(func.expr))])
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
@@ -2873,7 +2874,7 @@ class Flow:
 
         def note(attrs: AttrPath, event: ShardEvent, exact: bool = False, by_name: bool = True) -> None:
             attrs = anonymous_attrs(attrs)
-            if by_name and not self._guessed_event(event):
+            if by_name and not event.guessed:
                 named.add(attrs)
             flags = paths.flag_literals(event.path) | self._told_by_attributes(event.path, base)
             sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
@@ -2905,7 +2906,7 @@ class Flow:
                 inside = target.attrs[len(base.attrs):]
                 note(ABOVE if event.above and not inside else inside, event, by_name, by_name)
             elif path_covers(target, base):
-                note(() if len(target.attrs) == len(base.attrs) else ABOVE, event, target.attrs == base.attrs)
+                note(() if len(target.attrs) == len(base.attrs) else ABOVE, event, target.attrs == base.attrs, path_must_cover(target, base))
             else:
                 continue
             if origin is None:
@@ -2967,7 +2968,7 @@ class Flow:
         deferred = self._deferred_in(base, kept)
         facts = ObjectFacts(
             cls, frozenset(sharded), meta, tuple(sorted(attrs.items())), conditions, frozenset(certain), deferred=deferred,
-            guessed=frozenset(sharded) - named - {ABOVE}, plain=not base.attrs and base.root in self._plain,
+            guessed=frozenset(sharded) - named, plain=not base.attrs and base.root in self._plain,
         )
         return facts, origin
 
@@ -3622,6 +3623,7 @@ _BUILTINS = frozenset(dir(builtins))
 # Combinations of configurations a call is applied with, one each (`Flow._choice_arguments`).
 _MAX_CHOICES = 8
 _KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear"})  # what changes a dict's keys
+_CONTAINER_CHANGES = _KEY_CHANGES | {"append", "extend"}  # what `_container_method` applies to the list or dict
 
 
 def _is_builtin(binding: Optional[nodes.NodeNG]) -> bool:

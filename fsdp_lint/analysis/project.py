@@ -270,7 +270,10 @@ class Project:
         if context in seen or len(seen) < _MAX_CONTEXTS:
             return seen.setdefault(context, context), False  # the one already known: memo lookups then compare by identity
         on_meta = {key[0] for key, _ in context.meta}  # the caller's objects on the meta device that values refer to
-        shared = {root for root, _ in context.globals}  # the caller's objects sharded that values refer to
+        # the caller's sharded objects that values refer to (a list of a sharded model's modules,
+        # `fsdp2_aware_weight_update(model, modules)`): which of them the value holds is what
+        # the callee's shards, forwards and re-registrations are about
+        shared = {root for root, _ in context.globals}
         narrow, plain_roots = [], set(context.plain)
         for name, facts in context.params:
             if isinstance(facts, ObjectFacts):
@@ -285,8 +288,6 @@ class Project:
                     narrow.append((name, replace(facts, cls=cls, attrs=chosen, plain=plain)))
             elif isinstance(facts, (Constant, Optimizer)) or isinstance(facts, Container) and self.is_choice(facts):
                 narrow.append((name, facts))  # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too
-            elif on_meta and any(o.root in on_meta for o in related_objects(facts)):
-                narrow.append((name, facts))
             elif isinstance(facts, (Container, Either)) and any(o.root in shared for o in objects_in(facts)):
                 # the caller's modules, one sharded, in a list (`[models]`) or one of several
                 # (a loop's item): kept, as an object argument is, without the classes but with
@@ -295,6 +296,8 @@ class Project:
                 if kept is not None:
                     narrow.append((name, kept))
                     plain_roots.update(o.root for o in objects_in(facts) if not o.attrs and class_values.plain_module(self, o.cls))
+            elif (on_meta or shared) and any(o.root in on_meta or o.root in shared for o in related_objects(facts)):
+                narrow.append((name, facts))
         widened = replace(context, params=tuple(narrow), plain=frozenset(plain_roots))
         return seen.setdefault(widened, widened), True
 

@@ -23,6 +23,7 @@ Root = Tuple[str, str, int]
 WILDCARD = "*"
 ANONYMOUS = "*?"
 MAX_PATH = 6
+_ITEMS = (WILDCARD, ANONYMOUS)  # attributes that stand for no module in particular of a list (or of a module)
 T = TypeVar("T")
 
 
@@ -36,14 +37,21 @@ class Obj:
 
     def __post_init__(self) -> None:
         # Paths stay finite (k-limited, as access-path analyses bound them): an item of an item
-        # is "some item" (`x[*][*]` is `x[*]`; a member that one lookup found in a member it found
-        # is taken for that member), and past MAX_PATH attributes the rest is "somewhere inside".
-        # Without this a recursive walk over `children()` never converges.
+        # is some module inside the list, none in particular (`x[*][*]` is `x[*?]`: not the item
+        # `x[*]` a loop binds, which it may be but need not; a recursive helper's list of lists
+        # would otherwise make the items of an inner list the outer list's items), a member that
+        # one lookup found in a member it found is taken for that member, and past MAX_PATH
+        # attributes the rest is "somewhere inside". Without this a recursive walk over
+        # `children()` never converges.
         attrs = self.attrs
-        if len(attrs) > MAX_PATH or len(attrs) > 1 and any(a == b and a[:1] == "*" for a, b in zip(attrs, attrs[1:])):
+        if len(attrs) > MAX_PATH or len(attrs) > 1 and any(
+            a[:1] == "*" and (a == b or a in _ITEMS and b in _ITEMS) for a, b in zip(attrs, attrs[1:])
+        ):
             bounded: list = []
             for attr in attrs:
-                if not (attr[:1] == "*" and bounded and bounded[-1] == attr):
+                if attr in _ITEMS and bounded and bounded[-1] in _ITEMS:
+                    bounded[-1] = ANONYMOUS
+                elif not (attr[:1] == "*" and bounded and bounded[-1] == attr):
                     bounded.append(attr)
             if len(bounded) > MAX_PATH:
                 bounded = bounded[: MAX_PATH - 1] + [WILDCARD]

@@ -1,0 +1,3 @@
+"""Quantization helpers, re-exported whole."""
+
+from .fsdp_utils import *
