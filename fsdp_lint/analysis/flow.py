@@ -289,7 +289,10 @@ class Flow:
         # each value on the runs of the `return` that gives it, as far as outcomes about objects tell them
         returned = guarded([(value, _shared(at)) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
         if any(isinstance(option, Truth) for option in options_of(returned)):
-            returned = truths.returned(self.returns, self._returned_at)  # a described boolean, on the way to each return
+            # a described boolean, on the way to each return; one bound on several arms (`should =
+            # should and cfg.flag` under `if isinstance(cfg, A):`) is described where it is
+            # whichever of its options
+            returned = truths.returned([truths.whichever_of(value) for value in self.returns], self._returned_at)
         writes += _reached(local, [returned] + [value for _, value in writes])
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         whole = Summary(

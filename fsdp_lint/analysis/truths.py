@@ -99,6 +99,24 @@ def returned(values: Sequence[Value], at: Sequence[Optional[Alternatives]]) -> T
     return Truth(_union([t.when_true for t in kept]), _union([t.when_false for t in kept]))
 
 
+def whichever_of(value: Value) -> Value:
+    """A value that is one of several booleans, each described or constant (a name bound on
+    several arms: `should = should and cfg.flag` under `if isinstance(cfg, A):`), as one
+    description that holds whichever it is: true where a condition makes each of them true (it
+    takes one of each one's conditions), false likewise. What holds of one option alone would
+    need the runs that give it, which this leaves out. Other values as they are."""
+    if not isinstance(value, Either):
+        return value
+    options = [of(option) for option in value.options]
+    if None in options:
+        return value
+
+    def common(groups: Sequence[Alternatives]) -> Alternatives:
+        return _union([tuple(c for c in group if all(any(d <= c for d in other) for other in groups)) for group in groups])
+
+    return Truth(common([t.when_true for t in options]), common([t.when_false for t in options]))  # type: ignore[union-attr]
+
+
 def all_of(groups: Sequence[Alternatives]) -> Alternatives:
     """Conjunctions each of which takes every group's outcome (one of its conjunctions each)."""
     return _product(groups)
