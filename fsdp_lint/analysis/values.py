@@ -40,7 +40,9 @@ class Obj:
         # is taken for that member), and past MAX_PATH attributes the rest is "somewhere inside".
         # Without this a recursive walk over `children()` never converges.
         attrs = self.attrs
-        if len(attrs) > MAX_PATH or len(attrs) > 1 and any(a == b and a[:1] == "*" for a, b in zip(attrs, attrs[1:])):
+        # (a repeated item needs a repeated name: `set` rules out most paths without the pairwise scan,
+        # in the million objects a large tree's walks make)
+        if len(attrs) > MAX_PATH or len(attrs) > 1 and len(set(attrs)) < len(attrs) and any(a == b and a[:1] == "*" for a, b in zip(attrs, attrs[1:])):
             bounded: list = []
             for attr in attrs:
                 if not (attr[:1] == "*" and bounded and bounded[-1] == attr):
