@@ -312,7 +312,14 @@ class Flow:
         ))  # of a module the caller can reach
         if self.yields and self._is_context_manager():
             return self._split_at_yield(whole, rebuilds)
-        return replace(whole, rebuilds=_latest(rebuilds), compiled=[Obj(root, attrs) for root, attrs in sorted(self.compiled)])
+        # of an object the caller can reach: a caller asks `_compiled` only of its values, and the
+        # caller's copy of one of its callee's own objects that no value gives back would be
+        # carried by every caller up the chain, a new one at each call (accelerate: 170,000 of them
+        # in 2,581 summaries, 99.8% unreachable)
+        compiled = [
+            Obj(root, attrs) for root, attrs in sorted(self.compiled) if not self.is_local(root) or ":" not in root[0] or root in reachable
+        ]
+        return replace(whole, rebuilds=_latest(rebuilds), compiled=compiled)
 
     def _split_at_yield(self, whole: Summary, rebuilds: List[Rebuild]) -> Summary:
         """A `@contextmanager` generator's summary as `with` applies it: what a run does before

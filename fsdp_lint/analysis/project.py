@@ -158,7 +158,7 @@ class Project:
         self._contexts: Dict[str, Dict[Context, Context]] = {}  # `widen`'s contexts of each function, each kept once
         self._root_events: Dict[Root, List[Obj]] = {}
         self._aliases: Dict[Root, List[Obj]] = {}
-        self._receivers: Dict[Root, List[Obj]] = {}  # a method's `self`: the objects it was called on
+        self._receivers: Dict[Root, Dict[Obj, None]] = {}  # a method's `self`: the objects it was called on, in order
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
         self._called_names: Dict[str, FrozenSet[str]] = {}
         self._class_facts: Dict[str, ClassFacts] = {}
@@ -809,9 +809,8 @@ class Project:
         """A method whose `self` is `root` was called on `value`. Kept apart from the aliases
         (a class's `self` stands for every instance, so it is no alias of one): only a deferred
         call that received `self` asks for them, to know whether the instance may hold shards."""
-        receivers = self._receivers.setdefault(root, [])
-        if value not in receivers and value.root != root:
-            receivers.append(value)
+        if value.root != root:  # each once (a dict: a class's `self` gets hundreds, each asked at every call)
+            self._receivers.setdefault(root, {}).setdefault(value, None)
 
     def add_attr_value(self, root: Root, attrs: Tuple[str, ...], value: Value) -> None:
         values = self._attr_values.setdefault((root, attrs), [])
@@ -881,12 +880,14 @@ class Project:
         methods that were called on them in turn (`Net.__init__`'s `self`, the `model` that
         `main` built): a base's `__init__` in a module not entered receives the model."""
         found: List[Obj] = []
+        seen: Set[Obj] = set()  # `found`'s members: a receiver of a class's methods has hundreds
         pending = list(objects)
         while pending and len(found) < 64:
             current = pending.pop()
             for receiver in self._receivers.get(current.root, ()):
                 instance = Obj(receiver.root, receiver.attrs + current.attrs)
-                if instance not in found:
+                if instance not in seen:
+                    seen.add(instance)
                     found.append(instance)
                     pending.append(instance)
         return found

@@ -19,6 +19,17 @@ from fsdp_lint.engine.lint import LintOptions, lint_sources
 from fsdp_lint.frontends.output import sarif
 
 SHARD = "from torch.distributed.fsdp import fully_shard\n"
+# a trainer's head: a module class of the tree over `nn.Module`, and a checkpoint helper from `ckpt`
+_NET_TRAINER = SHARD + """
+    import torch
+    from torch import nn
+    from ckpt import save_checkpoint
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+"""
 SCHEMA = json.loads((Path(__file__).parents[1] / "ecosystem" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 
 
@@ -2018,16 +2029,7 @@ def test_a_module_of_a_tree_class_over_nn_module_is_an_instance_of_its_bases_onl
         if isinstance(model, TESTED):
             torch.save(model.state_dict(), path)
     """.replace("TESTED", tested)
-    train = SHARD + """
-    import torch
-    from torch import nn
-    from ckpt import save_checkpoint
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
-
+    train = _NET_TRAINER + """
     def compiled(model):
         return torch.compile(model)
 
@@ -2053,6 +2055,47 @@ def test_a_module_of_a_tree_class_over_nn_module_is_an_instance_of_its_bases_onl
             torch.save(model.state_dict(), path)
     """
     assert _lint({"ckpt.py": unwrap, "train.py": train}) == []
+
+
+@pytest.mark.parametrize("kept_by", ["returned", "stored", "two_calls_down"])
+@pytest.mark.parametrize("compile_it", [True, False])
+def test_a_module_a_helper_builds_and_compiles_is_compiled_where_its_callers_get_it(kept_by, compile_it):
+    """A summary keeps which of the helper's own objects `torch.compile` returned only where its
+    caller can reach them (returned in a tuple, stored on an object it was given, or handed up
+    through another call), not the scratch module it compiled and dropped: the caller's
+    `isinstance(model, OptimizedModule)` stays open for the module it gets."""
+    ckpt = """
+    import torch
+
+    def save_checkpoint(path, model):
+        if isinstance(model, torch._dynamo.eval_frame.OptimizedModule):
+            torch.save(model.state_dict(), path)
+    """
+    train = _NET_TRAINER + """
+    class Holder:
+        pass
+
+    def build(holder):
+        scratch = torch.compile(Net())  # compiled, and dropped
+        model = Net()
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        COMPILE
+        holder.model = model
+        return model, scratch.training
+
+    def build_twice_removed(holder):
+        return build(holder)
+
+    def main():
+        holder = Holder()
+        model, _ = CALL(holder)
+        save_checkpoint("ckpt", USED)
+    """.replace("COMPILE", "model = torch.compile(model)" if compile_it else "pass").replace(
+        "CALL", "build_twice_removed" if kept_by == "two_calls_down" else "build"
+    ).replace("USED", "holder.model" if kept_by == "stored" else "model")
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 6, "FSD301")] if compile_it else [])
 
 
 @pytest.mark.parametrize(
@@ -2093,16 +2136,7 @@ def test_any_and_all_are_decided_from_the_truth_of_every_element(decided, report
             state = optimizer.state_dict()
         torch.save(state, path)
     """.replace("DECIDED", decided)
-    train = SHARD + """
-    import torch
-    from torch import nn
-    from ckpt import save_checkpoint
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
-
+    train = _NET_TRAINER + """
     def main():
         model = Net()
         for layer in model.layers:
@@ -2294,16 +2328,7 @@ def test_a_dict_built_in_a_loop_over_a_literal_list_holds_its_items(loop, listed
             state = optimizer.state_dict()
         torch.save(state, path)
     """.replace("LISTED", listed).replace("LOOP", loop)
-    train = SHARD + """
-    import torch
-    from torch import nn
-    from ckpt import save_checkpoint
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
-
+    train = _NET_TRAINER + """
     def main(extra):
         model = Net()
         for layer in model.layers:
