@@ -176,11 +176,13 @@ class _Files(Mapping[str, bytes]):
         return [failure.path for failure in self._failures]
 
     def read_all(self) -> Tuple[Dict[str, bytes], List[Violation]]:
-        """Every file's bytes, and the files that could not be read (a vouched-for file removed since)."""
+        """Every file's bytes, and the files that could not be read (a vouched-for file removed since).
+        The bytes are handed over, not kept here too: the run shelves those of the files it does
+        not analyse (`analysed_run._Shelf`), which frees them only if nothing else holds them."""
         failures = list(self._failures)
         data: Dict[str, bytes] = {}
         for path in self._readable:
-            read = self._data[path] if path in self._data else read_bytes(path, path)
+            read = self._data.pop(path) if path in self._data else read_bytes(path, path)
             if isinstance(read, Violation):
                 failures.append(read)
             else:

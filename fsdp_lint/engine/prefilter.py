@@ -111,7 +111,7 @@ def scan_file(
 class _File:
     path: str
     module: str
-    data: bytes
+    sources: Mapping[str, bytes]  # the tree's bytes, read for this file only when its parts are asked for
     scan: FileScan
     exports: Set[str] = field(default_factory=set)
     visible: Set[str] = field(default_factory=set)
@@ -123,7 +123,7 @@ class _File:
 
     def code(self) -> bytes:
         if self._code is None:
-            self._code = _code_only(self.data)
+            self._code = _code_only(self.sources[self.path])
         return self._code
 
     def uses_any(self, names: Iterable[str]) -> bool:
@@ -163,8 +163,8 @@ def relevant_files(
     facts): each name they define counts as a sharding name in the files that import it.
     """
     files = {
-        path: _File(path, module_names[path], data, scans[path], sharding_names=sharding_names)
-        for path, data in sources.items()
+        path: _File(path, module_names[path], sources, scans[path], sharding_names=sharding_names)
+        for path in sources
     }
     by_module: Dict[str, str] = {}
     for file in files.values():

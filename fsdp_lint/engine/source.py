@@ -10,7 +10,7 @@ import os
 import sys
 import tokenize
 from dataclasses import dataclass
-from typing import List, Mapping, Optional, Tuple, TypeVar, Union
+from typing import Dict, List, Mapping, Optional, Tuple, TypeVar, Union
 
 from astroid import nodes
 from astroid.builder import AstroidBuilder, _parse_string
@@ -57,6 +57,7 @@ class _OwnTextBuilder(AstroidBuilder):
                 syntax = _parse_string(text, type_comments=True, modname=modname)
             except (TypeError, ValueError, SyntaxError, MemoryError) as exc:
                 raise AstroidSyntaxError("Parsing Python code failed:\n{error}", source=text, modname=modname, path=path, error=exc) from exc
+            _share_positions(syntax)
         package = modname.endswith(".__init__") or os.path.splitext(os.path.basename(path))[0] == "__init__"
         builder = _Rebuilder(self._manager)  # without the text: no header positions
         module = builder.visit_module(syntax, modname[:-9] if modname.endswith(".__init__") else modname, os.path.abspath(path), package)
@@ -78,6 +79,36 @@ class _OwnTextBuilder(AstroidBuilder):
         # by reference counting, not left to the cyclic collector, which is off while a run lints.
         builder._visit_meths.clear()
         return module
+
+
+# Each line and column number above 256 (CPython's small integers) that the parser returns is an
+# object of its own, and astroid's nodes keep the parser's: two or four a node, 28 bytes each,
+# the largest part of what a run's syntax trees hold after their nodes and lists (Automodel: about
+# half a million). The trees share one object for each number instead.
+_POSITIONS: Dict[int, int] = {}
+
+
+def _share_positions(syntax: ast.Module) -> None:
+    """Give `syntax`'s nodes the shared object of each of their line numbers (columns rarely pass
+    256). Only a tree parsed here: one handed over by the caller (flake8's) is left as it is."""
+    shared = _POSITIONS.setdefault
+    AST = ast.AST
+    pending: List[ast.AST] = [syntax]
+    while pending:
+        node = pending.pop()
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                pending.extend(item for item in value if isinstance(item, AST))
+            elif isinstance(value, AST):
+                pending.append(value)
+        if "lineno" in node._attributes:
+            line = node.lineno
+            if line > 256:
+                node.lineno = shared(line, line)
+            end = node.end_lineno
+            if end is not None and end > 256:
+                node.end_lineno = shared(end, end)
 
 
 class _Rebuilder(TreeRebuilder):
