@@ -17,7 +17,7 @@ from fsdp_lint.analysis import paths
 from fsdp_lint.analysis.paths import EMPTY, Literal, Path
 from fsdp_lint.analysis.values import Constant, Either, Truth, Value, guarded_options, truth
 
-MAX_ALTERNATIVES = 16
+MAX_ALTERNATIVES = 32
 Alternatives = Tuple[Path, ...]
 NOTHING = Truth((), ())
 

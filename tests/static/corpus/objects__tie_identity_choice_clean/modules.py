@@ -1,7 +1,7 @@
 from torch import nn
 
 # Where vision-language wrappers keep their text model.
-TEXT_MODULE_ATTRS = ("language_model", "text_model")
+TEXT_MODULE_ATTRS = ("language_model", "text_model", "text_decoder")
 
 
 def get_text_module(model: nn.Module) -> nn.Module:
