@@ -1172,6 +1172,9 @@ class Flow:
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
         elif taken:
             self._sharded_outside(test)
+        held = (presence.values if isinstance(presence, nodes.BoolOp) and presence.op == "and" else [presence]) if present else []
+        for wrapper in filter(None, map(self._wrapper_tested, held)):  # `isinstance(model, DDP)` holds: a wrapper, no FSDPModule
+            fixed.append(paths.fsdp_module(wrapper.root, wrapper.attrs, False))
         if fixed:
             self._implied[own] = frozenset(fixed)
         return frozenset([own, *fixed])
@@ -1320,6 +1323,22 @@ class Flow:
         if found is None or not sure:
             return None
         return (found[0], not found[1]) if negated else found
+
+    def _wrapper_tested(self, test: nodes.NodeNG) -> Optional[Obj]:
+        """The object a test `isinstance(x, DDP)` (DDP, `DataParallel` or FSDP1's wrapper only)
+        asks about: where it holds, x is that wrapper, which FSDP2 does not shard (`fully_shard`
+        is given the module inside it), so no `FSDPModule`; None for other tests."""
+        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
+            return None
+        classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
+        wrappers = known_apis.FSDP1_WRAPPERS | known_apis.DDP_WRAPPERS | known_apis.DATA_PARALLEL
+        if not _is_builtin(self.project.binding(test.func)) or not all(self.qualified_name(c) in wrappers for c in classes):
+            return None
+        options = options_of(self.value(test.args[0]))
+        if len(options) != 1 or not isinstance(options[0], Obj):
+            return None
+        found = self.canonical(options[0])
+        return None if any(map(is_wildcard, found.attrs)) else found
 
     def _sharded_outside(self, test: nodes.NodeNG) -> None:
         """For a test `isinstance(x, FSDPModule)` (or `not` it) this walk does not decide, of an
