@@ -1,8 +1,6 @@
-import contextlib
-
 import torch
-from torch.distributed.fsdp import FSDPModule
-from torch.nn.parallel import DistributedDataParallel as DDP
+
+from contexts import microbatch_context
 
 
 class TrainModule:
@@ -12,21 +10,9 @@ class TrainModule:
         self.model = model
         self.optimizer = optimizer
 
-    @contextlib.contextmanager
-    def _microbatch_context(self, index: int, count: int):
-        with contextlib.ExitStack() as stack:
-            last = index == count - 1
-            if isinstance(self.model, FSDPModule):
-                self.model.set_is_last_backward(last)
-                if not last:
-                    stack.enter_context(self.model.no_sync())  # expect: FSD203
-            if isinstance(self.model, DDP) and not last:
-                stack.enter_context(self.model.no_sync())
-            yield
-
     def train_batch(self, micro_batches) -> None:
         for index, batch in enumerate(micro_batches):
-            with self._microbatch_context(index, len(micro_batches)):
+            with microbatch_context(self.model, index, len(micro_batches)):
                 self.model(batch).mean().backward()
         self.optimizer.step()
         self.optimizer.zero_grad()
