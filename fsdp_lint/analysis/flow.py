@@ -2905,7 +2905,7 @@ class Flow:
             attrs = anonymous_attrs(attrs)
             if by_name and not event.guessed:
                 named.add(attrs)
-            flags = paths.flag_literals(event.path) | self._told_by_attributes(event.path, base)
+            flags = paths.flag_literals(event.path)
             sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
             if exact and attrs != ABOVE and attrs not in certain and not any(map(is_wildcard, event.target.attrs)) and self._on_every_run(event, call):
                 certain.add(attrs)
@@ -3000,25 +3000,6 @@ class Flow:
             guessed=frozenset(sharded) - named, plain=not base.attrs and base.root in self._plain,
         )
         return facts, origin
-
-    def _told_by_attributes(self, path: Path, base: Obj) -> Path:
-        """The outcomes on `path` that no flag states (`len(sys.argv) > 1`), each as the truth of an
-        attribute of `base` that every run taking it left one way (`self._model_wrapped = True`
-        beside the sharding): what a callee that receives `base` can test of them. Those runs are
-        among the runs where the attribute is so, so a test of it in the callee excludes them on
-        its other arm."""
-        told = [literal for literal in path if literal[0][0] != "flag"]
-        if not told:
-            return EMPTY
-        found = set()
-        for (root, attrs), value in self.attr_env.items():
-            if root != base.root or not isinstance(value, Either) or not value.guards or attrs[: len(base.attrs)] != base.attrs:
-                continue
-            for literal in told:
-                on = {truth(option) for option, guard in guarded_options(value) if paths.compatible(guard, frozenset([literal]))}
-                if len(on) == 1 and None not in on:
-                    found.add(paths.flag(root, attrs, on.pop()))
-        return frozenset(found)
 
     def _deferred_in(self, base: Obj, stored: List[Tuple[AttrPath, Value]]) -> Tuple[Tuple[AttrPath, str], ...]:
         """`ObjectFacts.deferred` of `base`: it, and the values stored on it that the callee
