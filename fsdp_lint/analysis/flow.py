@@ -1324,21 +1324,28 @@ class Flow:
             return None
         return (found[0], not found[1]) if negated else found
 
+    def _instance_test(self, test: nodes.NodeNG) -> Optional[Tuple[nodes.NodeNG, List[Optional[str]]]]:
+        """For a test `isinstance(x, C)` or `isinstance(x, (C, D))` of the builtin: x's expression
+        and the classes' qualified names; None for other tests."""
+        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
+            return None
+        if not _is_builtin(self.project.binding(test.func)):
+            return None
+        return test.args[0], [self.qualified_name(c) for c in (test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]])]
+
     def _wrapper_tested(self, test: nodes.NodeNG) -> Optional[Obj]:
         """The object a test `isinstance(x, DDP)` (DDP, `DataParallel` or FSDP1's wrapper only)
         asks about: where it holds, x is that wrapper, which FSDP2 does not shard (`fully_shard`
         is given the module inside it), so no `FSDPModule`; None for other tests."""
-        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance" and len(test.args) == 2):
-            return None
-        classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
+        found = self._instance_test(test)
         wrappers = known_apis.FSDP1_WRAPPERS | known_apis.DDP_WRAPPERS | known_apis.DATA_PARALLEL
-        if not _is_builtin(self.project.binding(test.func)) or not all(self.qualified_name(c) in wrappers for c in classes):
+        if found is None or not all(name in wrappers for name in found[1]):
             return None
-        options = options_of(self.value(test.args[0]))
+        options = options_of(self.value(found[0]))
         if len(options) != 1 or not isinstance(options[0], Obj):
             return None
-        found = self.canonical(options[0])
-        return None if any(map(is_wildcard, found.attrs)) else found
+        obj = self.canonical(options[0])
+        return None if any(map(is_wildcard, obj.attrs)) else obj
 
     def _sharded_outside(self, test: nodes.NodeNG) -> None:
         """For a test `isinstance(x, FSDPModule)` (or `not` it) this walk does not decide, of an
@@ -1399,22 +1406,23 @@ class Flow:
         or with FSDP1's wrapper too where x is known to be none: `isinstance(model, (FSDP,
         FSDPModule))` of a module `fully_shard` shards), or `hasattr(x, "unshard")` of a method
         only `FSDPModule` adds (`known_apis.FSDP_MODULE_METHODS`); None for other tests."""
-        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name in ("isinstance", "hasattr") and len(test.args) == 2):
+        if (
+            isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "hasattr" and len(test.args) == 2
+            and isinstance(test.args[1], nodes.Const) and test.args[1].value in known_apis.FSDP_MODULE_METHODS
+        ):
+            return test.args[0] if _is_builtin(self.project.binding(test.func)) else None
+        found = self._instance_test(test)
+        if found is None:
             return None
-        if not _is_builtin(self.project.binding(test.func)):
-            return None
-        if test.func.name == "hasattr":
-            name = test.args[1]
-            return test.args[0] if isinstance(name, nodes.Const) and name.value in known_apis.FSDP_MODULE_METHODS else None
-        classes = [self.qualified_name(c) for c in (test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]])]
+        tested, classes = found
         others = [name for name in classes if name not in known_apis.FSDP2_MODULES]
         if not others:
-            return test.args[0]
+            return tested
         if len(others) == len(classes) or not all(name in known_apis.FSDP1_WRAPPERS for name in others):
             return None
-        options = options_of(self.value(test.args[0]))
+        options = options_of(self.value(tested))
         if len(options) == 1 and isinstance(options[0], Obj) and self._instance_of(options[0], others, test) is False:  # type: ignore[arg-type]
-            return test.args[0]
+            return tested
         return None
 
     def _flag_subject(self, expr: nodes.NodeNG) -> Optional[Obj]:

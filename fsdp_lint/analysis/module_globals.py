@@ -85,9 +85,9 @@ def paths_to(names: Iterable[Obj], bound: Mapping[Root, List[Tuple[Root, AttrPat
 
 def constant_sequence(binding: nodes.AssignName) -> Optional[Container]:
     """The value of a global its module binds once (no other assignment, no `global` rebinding
-    in a function, no `+=`), to a tuple or list literal of constants that no code of the
-    module changes in place (`_changed`): what every function reads (`for name in COMPONENT_NAMES: setattr(self, name,
-    ...)`). None for other globals."""
+    in a function, no `+=`) to a tuple or list literal of constants that no code of the module
+    changes in place (`_changed`): what every function reads (`for name in COMPONENT_NAMES:
+    setattr(self, name, ...)`). None for other globals."""
     if binding in _SEQUENCES:
         return _SEQUENCES[binding]
     found: Optional[Container] = None
