@@ -1380,7 +1380,7 @@ class Flow:
                 cls = self._class_of(self.canonical(owner) if owner.attrs else owner)
                 getter = class_values.property_getter(self.project, cls, subject.attrs[-1]) if cls is not None else None
                 returned = class_values.attribute_or_constants(getter) if getter is not None else None
-                if returned is None or any(_passes(constant, test, value) for constant in returned[1]):
+                if returned is None or any(paths.passes(constant, test) is value for constant in returned[1]):
                     break
                 subject = self.canonical(Obj(owner.root, owner.attrs + returned[0]))
                 if subject in seen:
@@ -3721,12 +3721,6 @@ def _passed_expressions(func: nodes.FunctionDef, call: nodes.Call) -> Iterator[T
     for keyword in call.keywords or []:
         if keyword.arg is not None:
             yield keyword.arg, keyword.value
-
-
-def _passes(constant: object, test: paths.Test, value: bool) -> bool:
-    """Whether a constant takes the outcome `value` of `test` (its truth, or its equality with
-    one of the test's constants)."""
-    return (bool(constant) if test == paths.TRUTH else constant in test) == value
 
 
 def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:

@@ -75,6 +75,11 @@ def literal(test: nodes.NodeNG, taken: bool, version: Callable[[str], int], text
     return ("bool", _text(test, version, texts)), taken
 
 
+def passes(constant: object, test: Test) -> bool:
+    """Whether a constant passes `test`: its truth, or its equality with one of the test's constants."""
+    return bool(constant) if test == TRUTH else constant in test
+
+
 def flag(root: Root, attrs: Tuple[str, ...], value: bool, test: Test = TRUTH) -> Literal:
     """The literal of `root.attrs` passing `test` (having truth value `value` for TRUTH)."""
     return ("flag", root, attrs, test), value

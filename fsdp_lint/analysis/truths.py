@@ -41,7 +41,7 @@ def of_options(value: Value, test: paths.Test) -> Optional[Truth]:
         return None
     when: Tuple[List[Path], List[Path]] = ([], [])
     for option, guard in guarded_options(value):
-        passes = truth(option) if test == paths.TRUTH else option.value in test if type(option) is Constant else None
+        passes = paths.passes(option.value, test) if type(option) is Constant else truth(option) if test == paths.TRUTH else None
         if passes is None:
             return None
         when[0 if passes else 1].append(guard)
