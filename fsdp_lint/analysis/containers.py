@@ -9,6 +9,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from astroid import nodes
 
+from fsdp_lint.analysis import known_apis
 from fsdp_lint.analysis.paths import Path
 from fsdp_lint.analysis.values import (
     ANONYMOUS,
@@ -24,6 +25,7 @@ from fsdp_lint.analysis.values import (
     ParamGroups,
     Params,
     Root,
+    StateDict,
     Value,
     constant,
     either,
@@ -38,13 +40,21 @@ from fsdp_lint.analysis.values import (
 _UNROLLED = 16
 # The lists an appended-to list may be, past which they are joined into one (`grown`).
 _LIST_OPTIONS = 4
-
+# The keys, values or items of a state dict (`list(state)`, `state.items()`), none of them known:
+# there is one at least wherever the dict holds a tensor, and where it holds none what a loop over
+# it does to it matters to no rule (`for k in list(state): state[k] = state[k].full_tensor()` leaves
+# no shard behind on any run).
+STATE_DICT_ENTRIES = Iterable(UNKNOWN, nonempty=True)
 
 def subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
     if isinstance(base, (ParamGroups, Gathered)):
         return base  # a group, or an entry of one; what a full state dict holds
     if isinstance(base, Obj):
         return base.child("*")
+    if isinstance(base, StateDict) and isinstance(key, Constant) and key.value == known_apis.OPTIMIZER_STATE_KEY:
+        # an optimizer's tensors, all of them (the owner may be an optimizer a caller passed;
+        # of a module's state dict, its entry named so, a shard like the others)
+        return base
     if isinstance(base, Optimizer):
         return base  # an optimizer cannot be indexed: the value is a collection of it (`state.optimizers[0]`)
     if isinstance(base, Container) and base.items:
@@ -52,6 +62,16 @@ def subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
             return base.item(key.value if isinstance(key, Constant) else index.value)
         if not isinstance(index, nodes.Slice):
             return either(list(base.items))  # an entry named at run time (`models[name]`): one of them
+    return UNKNOWN
+
+
+def stored_in_state_dict(state: StateDict, key: Value) -> Value:
+    """A state dict after `state[key] = value`: a constant key names one entry (`weights["step"]
+    = step`), which leaves the others and the tensors they hold where they were, unless it is the
+    optimizer's entry that holds all of them; a key named at run time may be each entry in turn
+    (a loop that gathers every tensor), so what the dict then holds is not known."""
+    if isinstance(key, Constant) and key.value != known_apis.OPTIMIZER_STATE_KEY:
+        return state
     return UNKNOWN
 
 
@@ -221,6 +241,8 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
             return first
         if isinstance(first, Obj):
             return Iterable(first.child("*"))
+        if isinstance(first, StateDict):
+            return STATE_DICT_ENTRIES
         return UNKNOWN
     if name == "len":
         return size(first)

@@ -957,7 +957,7 @@ class Flow:
             if isinstance(container, Container):
                 grown = containers.stored_item(container, key, value)
             elif isinstance(container, StateDict):
-                grown = UNKNOWN
+                grown = containers.stored_in_state_dict(container, key)
             if grown is not None and isinstance(target.value, nodes.Name):
                 self.env[target.value.name] = grown
             elif grown is not None and isinstance(target.value, nodes.Attribute):
@@ -2150,6 +2150,8 @@ class Flow:
                 return self._container_method(func, args)
             if all(type(r) is Gathered for r in receivers):
                 return GATHERED  # `items()`, `values()`, `get(k)`, `cpu()` of a full state dict: what it holds
+            if receivers and func.attrname in ("keys", "values", "items") and all(isinstance(r, StateDict) for r in receivers):
+                return containers.STATE_DICT_ENTRIES
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
                 return self._method_call(node, func.attrname, receivers[0], args, keywords)
             if len(receivers) == 1 and isinstance(receivers[0], Fresh) and receivers[0].cls and func.attrname in known_apis.SELF_RETURNING_METHODS:
@@ -2842,9 +2844,9 @@ class Flow:
                 cls = option.cls or (self.classes.get(option.root) if not option.attrs else None)
                 options.append((Obj(root, anonymous_attrs(option.attrs[len(base.attrs):] if inside else path), cls), guard))
             elif isinstance(option, Optimizer):
-                over = tuple(o for o in (relative_value(o, base, root) for o in option.over) if isinstance(o, Obj) and o.root == root)
-                if over:
-                    options.append((anonymous(Optimizer(over, option.node, option.cls_name)), guard))
+                stored = self._optimizer_as_stored(option, base, root)
+                if stored is not None:
+                    options.append((anonymous(stored), guard))
             elif isinstance(option, (ShardFunction, Options, Constant, Gathered)):
                 if not isinstance(option, Constant) or option.travels:
                     options.append((option, guard))
@@ -2864,14 +2866,37 @@ class Flow:
             if isinstance(owner, Obj):
                 path = self._path_inside(owner, base)
                 return StateDict(Obj(root, path), value.copies) if path is not None else None
-            over = tuple(Obj(root, path) for path in (self._path_inside(o, base) for o in owner.over) if path is not None)
-            return StateDict(Optimizer(over, owner.node, owner.cls_name), value.copies) if over else None
+            optimizer = self._optimizer_as_stored(owner, base, root)
+            return StateDict(optimizer, value.copies) if optimizer is not None else None
         if isinstance(value, Container) and depth < 4:
             items = [self._state_as_stored(item, base, root, depth + 1) for item in value.items]
             if all(item is None for item in items):
                 return None
             return Container(tuple(UNKNOWN if item is None else item for item in items), value.keys, value.exact)
         return None
+
+    def _with_referred(self, base: Obj, reads: FrozenSet[str]) -> FrozenSet[str]:
+        """The attributes of `base` a method reads, and those holding the modules that an
+        optimizer or a state dict stored at one of them is over (`self.optimizer` over
+        `self.model`): whether those modules are sharded is what a use of it asks."""
+        found = set(reads)
+        for attr in reads:
+            value = self.attr_env.get((base.root, base.attrs + (attr,)))
+            if value is None:
+                continue
+            for derived in contained(value, Optimizer) + contained(value, StateDict):
+                for obj in related_objects(derived):
+                    path = self._path_inside(obj, base)
+                    if path:
+                        found.add(path[0])
+        return frozenset(found)
+
+    def _optimizer_as_stored(self, optimizer: Optimizer, base: Obj, root: Root) -> Optional[Optimizer]:
+        """An optimizer over modules inside `base` (`self.optimizer` over `self.model`, which
+        `__init__` built and then stored), over them by their paths: None where it is over none
+        the callee can name."""
+        over = tuple(Obj(root, path, o.cls) for o, path in ((o, self._path_inside(o, base)) for o in optimizer.over) if path is not None)
+        return Optimizer(over, optimizer.node, optimizer.cls_name) if over else None
 
     def _path_inside(self, obj: Obj, base: Obj) -> Optional[AttrPath]:
         """The path below `base` by which `obj` is reached (`("model",)` for the module stored as
@@ -2905,6 +2930,8 @@ class Flow:
         """The facts of the object `base` as the callee's parameter (`root`) sees them; the flag
         conditions of its sharded paths are still in this walk's terms (`_context_for` names them
         by the callee's parameters)."""
+        if reads is not None:
+            reads = self._with_referred(base, reads)
         sharded: Dict[AttrPath, Path] = {}  # each sharded path, with the flags every run that sharded it fixed
         certain: Set[AttrPath] = set()
         named: Set[AttrPath] = set()  # matched by their names, not only through a wildcard

@@ -361,6 +361,9 @@ PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Paramet
 FSDP_PARAM_CLASSES = frozenset({"torch.distributed.fsdp._fully_shard._fsdp_param.FSDPParam"})
 # What only an optimizer answers: an object built by unknown code over parameters and used so is one.
 OPTIMIZER_USES = frozenset({"step", "zero_grad", "state_dict", "load_state_dict", "add_param_group"})
+# `Optimizer.state_dict()` is `{"state": {index: {"step": ..., "exp_avg": ...}}, "param_groups": [...]}`
+# (torch 2.13, and `get_optimizer_state_dict` keyed by parameter names): every tensor is under this key.
+OPTIMIZER_STATE_KEY = "state"
 
 
 def is_parameter_call(expr: nodes.NodeNG, qualify: Callable[[nodes.NodeNG], Optional[str]]) -> bool:

@@ -269,8 +269,13 @@ def size(value: "Value") -> "Value":
 
 def runs_through(value: "Value") -> bool:
     """Whether a loop over `value` runs once at least, whatever it may be: each option a
-    container known to hold an item (a dict of known keys, exact items)."""
-    return all(isinstance(o, Container) and o.items and (o.exact or o.keys) for o in options_of(value))
+    container known to hold an item (a dict of known keys, exact items), an iterable known to
+    produce one, or a state dict (which holds an entry wherever it holds a tensor; where it
+    holds none, no rule cares what the loop did to it)."""
+    return all(
+        isinstance(o, Container) and o.items and (o.exact or o.keys) or isinstance(o, Iterable) and o.nonempty or isinstance(o, StateDict)
+        for o in options_of(value)
+    )
 
 
 @dataclass(frozen=True, slots=True)

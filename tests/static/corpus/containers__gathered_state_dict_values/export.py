@@ -23,7 +23,7 @@ def export_training_state(model, optimizer, path: str):
         for name in model_state:
             value = model_state[name]
             tensors[name] = value.full_tensor() if isinstance(value, DTensor) else value  # expect: FSD206
-        torch.save({"model": tensors, "optim": optim_state}, path)
+        torch.save({"model": tensors, "optim": optim_state}, path)  # expect: FSD301
 
 
 def save_hf_weights(state, path: str):
