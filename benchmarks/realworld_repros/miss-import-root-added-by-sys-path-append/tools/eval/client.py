@@ -1,0 +1,5 @@
+from tools.eval.codec import encode
+
+
+def main():
+    return encode(1)

@@ -1,0 +1,20 @@
+import torch
+from torch import nn
+from torch.distributed.fsdp import fully_shard
+
+from ops import TrainableOps
+
+
+def main():
+    model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8))
+    for layer in model:
+        fully_shard(layer)
+    fully_shard(model)
+    optimizer = torch.optim.AdamW(model.parameters())
+    ops = TrainableOps(model=model)
+    ops(torch.randn(4, 8)).sum().backward()
+    optimizer.step()
+
+
+if __name__ == "__main__":
+    main()

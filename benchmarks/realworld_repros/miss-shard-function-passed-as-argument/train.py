@@ -1,0 +1,29 @@
+import torch
+from torch import nn
+
+from pkg.fsdp import shard_model
+from pkg.util import configure_model
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([nn.Linear(8, 8) for _ in range(2)])
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x
+
+
+def main():
+    model = Net()
+    model = configure_model(model, shard_fn=shard_model, device="cuda")
+    optimizer = torch.optim.AdamW(model.parameters())
+    loss = model.forward(torch.randn(4, 8)).sum()
+    loss.backward()
+    optimizer.step()
+
+
+if __name__ == "__main__":
+    main()
