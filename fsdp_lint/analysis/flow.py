@@ -96,6 +96,7 @@ MAX_RULE_DEPTH = 8
 STORED_DEPTH = 2
 MetaKey = Tuple[Root, AttrPath]  # an object built on the meta device, by the name a walk knows it (`meta_object`)
 _Kind = TypeVar("_Kind")  # a kind of value a rule looks for (`values_on_runs`)
+_Made = TypeVar("_Made", ShardEvent, Rebuild)  # what a summary carries with the path it was made on (`_as_returned`)
 _Key = TypeVar("_Key")  # what flag conditions are kept for: a sharded path of a parameter, or a shared object
 
 
@@ -247,6 +248,7 @@ class Flow:
         if isinstance(scope, nodes.FunctionDef):
             self._bind_parameters(scope)
         self._inherit_globals()
+        self._entry_path = self.path  # what the caller said of the runs that call (`_as_returned`)
 
     # ---- entry points -------------------------------------------------------------------------
 
@@ -276,7 +278,7 @@ class Flow:
                     self.project.demand(modules)
 
     def summary(self) -> Summary:
-        own_events = [e for e in self.events if not e.inherited]
+        own_events = self._as_returned([e for e in self.events if not e.inherited])
         writes = []
         local: Dict[Root, List[Tuple[AttrPath, Value]]] = {}
         for (root, attrs), value in self.attr_env.items():
@@ -296,11 +298,11 @@ class Flow:
         writes += _reached(local, [returned] + [value for _, value in writes])
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         whole = Summary(
-            self.key, self.param_roots, self.self_root, own_events, list(self.replacements),
+            self.key, self.param_roots, self.self_root, own_events, self._as_returned(self.replacements),
             set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
             collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.every_run)),
-            reregistrations=list(self.reregistrations), plain=frozenset(r for r in self._plain if r in reachable and self.is_local(r)),
+            reregistrations=self._as_returned(self.reregistrations), plain=frozenset(r for r in self._plain if r in reachable and self.is_local(r)),
         )
         rebuilds = [r for r in self.rebuilds if any(
             isinstance(o, Optimizer) or isinstance(o, Obj) and (not self.is_local(o.root) or o.root in reachable)
@@ -319,7 +321,29 @@ class Flow:
         compiled = [
             Obj(root, attrs) for root, attrs in sorted(self.compiled) if not self.is_local(root) or ":" not in root[0] or root in reachable
         ]
-        return replace(whole, rebuilds=_latest(rebuilds), compiled=compiled)
+        return replace(whole, rebuilds=self._as_returned(_latest(rebuilds)), compiled=compiled)
+
+    def _as_returned(self, made: List[_Made]) -> List[_Made]:
+        """Shard events (or rebuilds) as a caller sees them once the call returned: the outcomes
+        of this function's own branches that every run leaving it normally took (the arm that did
+        not raise, the check that passed) hold there, so what was made before each exit on them
+        is no helper's own condition (`prepare()` shards the root after `if kind == "net": ...
+        else: raise`). What the caller said of the runs that call, and what a shard made true,
+        stay."""
+        if not self._leaving or not made:
+            return list(made)
+        returning = frozenset.intersection(*(point.path for point in self._leaving)) - self._entry_path
+        if not returning:
+            return list(made)
+        found = []
+        for item in made:
+            held = returning & item.path
+            if isinstance(item, ShardEvent):
+                held -= _made_fsdp_module(item.target)
+            if held and all(item.seq < point.seq for point in self._leaving):
+                item = replace(item, path=item.path - held)
+            found.append(item)
+        return found
 
     def _split_at_yield(self, whole: Summary, rebuilds: List[Rebuild]) -> Summary:
         """A `@contextmanager` generator's summary as `with` applies it: what a run does before
