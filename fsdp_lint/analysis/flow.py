@@ -220,6 +220,7 @@ class Flow:
         self._built_on: Dict[MetaKey, Path] = {}  # the way to where each was built here: it exists on those runs only
         self.meta_steps: List[Tuple[Point, MetaKey, MetaState]] = []  # `to_empty`, initialisation (`meta_state`)
         self._implied: Dict[paths.Literal, Path] = {}  # the flags each test outcome fixes (`materialised`)
+        self._returned_writes: List[Tuple[Obj, Value]] = []  # attributes of its own objects a `return` in an arm hands back
         self._leaving: List[Point] = []  # where runs leave the function: its returns, its end (`_meta_summary`)
         self.stored: Set[Root] = set()
         # The modules whose code this walk could not enter (deferred calls, its own and its
@@ -278,31 +279,25 @@ class Flow:
                     self.project.demand(modules)
 
     def summary(self) -> Summary:
-        own_events = self._as_returned([e for e in self.events if not e.inherited])
-        writes = []
-        local: Dict[Root, List[Tuple[AttrPath, Value]]] = {}
-        for (root, attrs), value in self.attr_env.items():
-            if self._adopted.get((root, attrs), _ABSENT) is value:
-                continue  # as the caller gave it: not a write
-            if not self.is_local(root) or ":" not in root[0]:  # its parameters', globals' and the caller's objects'
-                writes.append((Obj(root, attrs), value))
-            elif self.is_local(root):
-                local.setdefault(root, []).append((attrs, value))
+        returning = self._returning()
+        own_events = self._as_returned([e for e in self.events if not e.inherited], returning)
+        writes, local = self._attribute_writes()
         # each value on the runs of the `return` that gives it, as far as outcomes about objects tell them
-        returned = guarded([(value, _shared(at)) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
+        returned = guarded([(value, _shared(at) - returning) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
         if any(isinstance(option, Truth) for option in options_of(returned)):
             # a described boolean, on the way to each return; one bound on several arms (`should =
             # should and cfg.flag` under `if isinstance(cfg, A):`) is described where it is
             # whichever of its options
             returned = truths.returned([truths.whichever_of(value) for value in self.returns], self._returned_at)
         writes += _reached(local, [returned] + [value for _, value in writes])
+        writes += [write for write in self._returned_writes if write not in writes]
         reachable = {obj.root for value in [returned] + [value for _, value in writes] for obj in related_objects(value)}
         whole = Summary(
-            self.key, self.param_roots, self.self_root, own_events, self._as_returned(self.replacements),
+            self.key, self.param_roots, self.self_root, own_events, self._as_returned(self.replacements, returning),
             set(self.escaped), returned, writes, self._meta_summary(), [built.optimizer for built in self.optimizers],
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
             collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.every_run)),
-            reregistrations=self._as_returned(self.reregistrations), plain=frozenset(r for r in self._plain if r in reachable and self.is_local(r)),
+            reregistrations=self._as_returned(self.reregistrations, returning), plain=frozenset(r for r in self._plain if r in reachable and self.is_local(r)),
         )
         rebuilds = [r for r in self.rebuilds if any(
             isinstance(o, Optimizer) or isinstance(o, Obj) and (not self.is_local(o.root) or o.root in reachable)
@@ -321,18 +316,35 @@ class Flow:
         compiled = [
             Obj(root, attrs) for root, attrs in sorted(self.compiled) if not self.is_local(root) or ":" not in root[0] or root in reachable
         ]
-        return replace(whole, rebuilds=self._as_returned(_latest(rebuilds)), compiled=compiled)
+        return replace(whole, rebuilds=self._as_returned(_latest(rebuilds), returning), compiled=compiled)
 
-    def _as_returned(self, made: List[_Made]) -> List[_Made]:
-        """Shard events (or rebuilds) as a caller sees them once the call returned: the outcomes
-        of this function's own branches that every run leaving it normally took (the arm that did
-        not raise, the check that passed) hold there, so what was made before each exit on them
-        is no helper's own condition (`prepare()` shards the root after `if kind == "net": ...
-        else: raise`). What the caller said of the runs that call, and what a shard made true,
-        stay."""
-        if not self._leaving or not made:
-            return list(made)
-        returning = frozenset.intersection(*(point.path for point in self._leaving)) - self._entry_path
+    def _attribute_writes(self) -> Tuple[List[Tuple[Obj, Value]], Dict[Root, List[Tuple[AttrPath, Value]]]]:
+        """The attributes this walk set: those of objects the caller holds (its parameters',
+        globals', the caller's own), and by object those of the objects it built itself."""
+        writes = []
+        local: Dict[Root, List[Tuple[AttrPath, Value]]] = {}
+        for (root, attrs), value in self.attr_env.items():
+            if self._adopted.get((root, attrs), _ABSENT) is value:
+                continue  # as the caller gave it: not a write
+            if not self.is_local(root) or ":" not in root[0]:  # its parameters', globals' and the caller's objects'
+                writes.append((Obj(root, attrs), value))
+            elif self.is_local(root):
+                local.setdefault(root, []).append((attrs, value))
+        return writes, local
+
+    def _returning(self) -> Path:
+        """The outcomes of this function's own branches that every run leaving it normally took
+        (the arm that did not raise, the check that passed): they hold in the caller once the
+        call returned. What the caller said of the runs that call is not among them."""
+        if not self._leaving:
+            return EMPTY
+        return frozenset.intersection(*(point.path for point in self._leaving)) - self._entry_path
+
+    def _as_returned(self, made: List[_Made], returning: Path) -> List[_Made]:
+        """Shard events (or rebuilds) as a caller sees them once the call returned: what was made
+        before each exit on the outcomes that every returning run took (`_returning`) is no
+        helper's own condition (`prepare()` shards the root after `if kind == "net": ... else:
+        raise`). What a shard made true stays."""
         if not returning:
             return list(made)
         found = []
@@ -1552,6 +1564,10 @@ class Flow:
         elif isinstance(node, nodes.Return):
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
             self._store(returned)
+            if node.parent is not self.scope and any(self.is_local(o.root) for o in related_objects(returned)):
+                # what the objects it returns hold as it returns them: a `return` in an arm
+                # leaves a state the end of the function does not have
+                self._returned_writes.extend(w for w in _reached(self._attribute_writes()[1], [returned]) if w not in self._returned_writes)
             self.returns.append(returned)
             self._returned_at.append(self._object_path())
             self._leaving.append(self.point())

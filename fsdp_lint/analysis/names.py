@@ -75,10 +75,19 @@ def _bindings(node: nodes.NodeNG, name: str) -> Sequence[nodes.NodeNG]:
         if scope is None:
             return ()
     try:
-        _, assignments = node.lookup(name)
+        found, assignments = node.lookup(name)
     except Exception:  # astroid raises on malformed scopes; an unknown binding is simply unknown
         return ()
-    return assignments
+    binding = [a for a in assignments if not _bare_annotation(a)]
+    if assignments and not binding:  # `fully_shard: Any` after the import: the import still binds it
+        binding = [a for a in found.locals.get(name, ()) if not _bare_annotation(a)]
+    return binding
+
+
+def _bare_annotation(node: nodes.NodeNG) -> bool:
+    """`name: T` without a value: an annotation for type checkers, which binds nothing (AgileRL
+    declares `fully_shard: Any` before importing it)."""
+    return isinstance(node, nodes.AssignName) and isinstance(node.parent, nodes.AnnAssign) and node.parent.value is None
 
 
 def _version_conditional_imports(assignments: Sequence[nodes.NodeNG]) -> List[nodes.NodeNG]:
