@@ -491,7 +491,9 @@ def test_to_empty_undoes_an_initialisation_only_on_the_runs_that_take_it():
 def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
     """The forward of a module that holds a model on the meta device runs that model (as a
     forward of a module around a sharded one ends its lazy initialisation): a sampler that calls
-    the wrapper uses the uninitialised model inside it; initialised, it is clean."""
+    the wrapper uses the uninitialised model inside it, and the wrapper's `forward`, walked with
+    the sampler's facts (a module call runs its class's `forward`), runs it at its own call;
+    initialised, it is clean."""
     files = {
         "wrapper.py": """
         import torch
@@ -523,7 +525,7 @@ def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
             return Sampler(wrapper).sample(noise)
         """,
     }
-    assert _lint(files) == [("train.py", 10, "FSD105")]
+    assert _lint(files) == [("train.py", 10, "FSD105"), ("wrapper.py", 12, "FSD105")]
     initialised = dict(files, **{"train.py": files["train.py"].replace('to_empty(device="cuda")', 'to_empty(device="cuda")\n            wrapper.model.init_weights()')})
     assert _lint(initialised) == []
 
