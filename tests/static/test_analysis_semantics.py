@@ -2624,3 +2624,58 @@ def test_distribute_module_returns_the_module_it_is_given(returned):
         save_checkpoint("ckpt", model, optimizer)
     """.replace("RETURNED", returned)
     assert _lint({"ckpt.py": ckpt, "train.py": train}) == []
+
+
+def test_calling_an_object_runs_its_classs_call_or_forward_with_the_callers_facts():
+    """`obj(x)` runs the class's `__call__` where the tree defines one, else its `forward`
+    (`nn.Module.__call__` runs it between the hooks), on the object the caller holds: a sharded
+    model stored in it is sharded there, and one called before the sharding is not."""
+    files = {
+        "losses.py": """
+        class LossComputer:
+            def __init__(self, model):
+                self.model = model
+
+            def __call__(self, batch):
+                return self.model.forward(batch).sum()
+        """,
+        "heads.py": """
+        from torch import nn
+
+        class WithHead(nn.Module):
+            def __init__(self, body):
+                super().__init__()
+                self.body = body
+                self.head = nn.Linear(8, 2)
+
+            def forward(self, x):
+                return self.head(self.body.forward(x))
+        """,
+        "train.py": SHARD + """
+        from heads import WithHead
+        from losses import LossComputer
+
+        def main(batch, model):
+            fully_shard(model)
+            compute = LossComputer(model)
+            wrapped = WithHead(model)
+            fully_shard(wrapped)
+            return compute(batch) + wrapped(batch).sum()
+        """,
+    }
+    assert _lint(files) == [("heads.py", 11, "FSD201"), ("losses.py", 7, "FSD201")]
+    fixed = {
+        "losses.py": files["losses.py"].replace("self.model.forward(batch)", "self.model(batch)"),
+        "heads.py": files["heads.py"].replace("self.body.forward(x)", "self.body(x)"),
+    }
+    assert _lint(dict(files, **fixed)) == []
+    before = SHARD + """
+    from losses import LossComputer
+
+    def main(batch, model):
+        compute = LossComputer(model)
+        loss = compute(batch)
+        fully_shard(model)
+        return loss
+    """
+    assert _lint({"losses.py": files["losses.py"], "train.py": before}) == []
