@@ -2168,6 +2168,9 @@ class Flow:
         if modules:  # one event (what follows comes after it): a forward of each module it may be, on the runs that give it
             seq = self._tick()
             self.forwards.extend((Point(seq, self.path | guard), module) for module, guard in modules)
+            ran = self._module_forward(node, func_value, modules, args, keywords)
+            if ran is not None:
+                return ran
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
         if known_apis.dcp_function(qname) in ("load", "load_state_dict"):  # loads in place into the tensors it is given
@@ -2534,6 +2537,27 @@ class Flow:
             not called.attrs or any(isinstance(o, Obj) for o in options_of(self.attr_env.get((called.root, called.attrs), UNKNOWN)))
             or any(e.target.root == called.root and e.target.attrs[: len(called.attrs)] == called.attrs for e in self.events)
         )  # by name, not `contains`: a wildcard (`model.*` sharded) matches any method
+
+    def _module_forward(
+        self, node: nodes.Call, func_value: Value, modules: List[Tuple[Obj, Path]], args: List[Value], keywords: Dict[Optional[str], Value],
+    ) -> Optional[Value]:
+        """`model(x)` of an object of a class of the tree: `nn.Module.__call__` runs the class's
+        `forward` (or the class's own `__call__`) on the object with the arguments, so it is
+        walked as `model.forward(x)` would be, with this walk's facts about the object and the
+        arguments (a unit known sharded here is sharded in its forward); the hooks around it
+        are the forward event recorded before. None where some value called is no such object
+        (a module of torch's, or of a class in a module not entered): unknown code, as before."""
+        if len(guarded_options(func_value)) != len(modules):
+            return None
+        targets = [self.project.called_method(module, self.self_root, self.self_class) for module, _ in modules]
+        if not all(isinstance(target, nodes.FunctionDef) for target in targets):
+            return None
+        if len(modules) == 1:
+            return self._apply_summary(node, targets[0], modules[0][0], args, keywords)  # type: ignore[arg-type]
+        return self._alternatives(node, [
+            lambda target=target, module=module: self._apply_summary(node, target, module, args, keywords)
+            for target, (module, _) in zip(targets, modules)
+        ], [guard for _, guard in modules])
 
     def _alternatives(self, node: nodes.NodeNG, calls, guards: Optional[List[Path]] = None) -> Value:
         """A call on one of several values (an `Either`): each option runs from the same state,

@@ -753,10 +753,12 @@ class Project:
             receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
             for call in func.nodes_of_class(nodes.Call):
                 callee = call.func
-                if not isinstance(callee, nodes.Attribute):
-                    continue
                 method: Union[nodes.FunctionDef, nodes.ClassDef, Deferred, None] = None
-                if isinstance(callee.expr, nodes.Name) and callee.expr.name == "self":
+                if isinstance(callee, nodes.Name) and callee.name == "self":
+                    method = self.called_method(receiver, None, None)  # `self(x)`: its `forward` runs
+                elif not isinstance(callee, nodes.Attribute):
+                    continue
+                elif isinstance(callee.expr, nodes.Name) and callee.expr.name == "self":
                     method = self.resolve_method(receiver, None, callee.attrname)
                 elif isinstance(callee.expr, nodes.Call) and isinstance(callee.expr.func, nodes.Name) and callee.expr.func.name == "super":
                     method = self.resolve_method(receiver, None, callee.attrname, after=cls)  # `super().prepare()`
@@ -1193,6 +1195,18 @@ class Project:
                     return resolved
                 if isinstance(resolved, nodes.ClassDef):
                     pending.append(resolved)
+        return None
+
+    def called_method(
+        self, receiver: Obj, self_root: Optional[Root], self_class: Optional[nodes.ClassDef],
+    ) -> Union[nodes.FunctionDef, Deferred, None]:
+        """What calling `receiver` runs (`receiver(x)`), as `resolve_method` finds it: its class's
+        `__call__` where the tree defines one, else its `forward`, which `nn.Module.__call__`
+        runs between the module's hooks."""
+        for name in ("__call__", "forward"):
+            target = self.resolve_method(receiver, self_root, name, self_class)
+            if target is not None:
+                return target
         return None
 
     def _derives(self, cls: nodes.ClassDef, base: nodes.ClassDef) -> bool:

@@ -491,7 +491,9 @@ def test_to_empty_undoes_an_initialisation_only_on_the_runs_that_take_it():
 def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
     """The forward of a module that holds a model on the meta device runs that model (as a
     forward of a module around a sharded one ends its lazy initialisation): a sampler that calls
-    the wrapper uses the uninitialised model inside it; initialised, it is clean."""
+    the wrapper uses the uninitialised model inside it, and the wrapper's `forward`, walked with
+    the sampler's facts (a module call runs its class's `forward`), runs it at its own call;
+    initialised, it is clean."""
     files = {
         "wrapper.py": """
         import torch
@@ -523,7 +525,7 @@ def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
             return Sampler(wrapper).sample(noise)
         """,
     }
-    assert _lint(files) == [("train.py", 10, "FSD105")]
+    assert _lint(files) == [("train.py", 10, "FSD105"), ("wrapper.py", 12, "FSD105")]
     initialised = dict(files, **{"train.py": files["train.py"].replace('to_empty(device="cuda")', 'to_empty(device="cuda")\n            wrapper.model.init_weights()')})
     assert _lint(initialised) == []
 
@@ -2622,3 +2624,58 @@ def test_distribute_module_returns_the_module_it_is_given(returned):
         save_checkpoint("ckpt", model, optimizer)
     """.replace("RETURNED", returned)
     assert _lint({"ckpt.py": ckpt, "train.py": train}) == []
+
+
+def test_calling_an_object_runs_its_classs_call_or_forward_with_the_callers_facts():
+    """`obj(x)` runs the class's `__call__` where the tree defines one, else its `forward`
+    (`nn.Module.__call__` runs it between the hooks), on the object the caller holds: a sharded
+    model stored in it is sharded there, and one called before the sharding is not."""
+    files = {
+        "losses.py": """
+        class LossComputer:
+            def __init__(self, model):
+                self.model = model
+
+            def __call__(self, batch):
+                return self.model.forward(batch).sum()
+        """,
+        "heads.py": """
+        from torch import nn
+
+        class WithHead(nn.Module):
+            def __init__(self, body):
+                super().__init__()
+                self.body = body
+                self.head = nn.Linear(8, 2)
+
+            def forward(self, x):
+                return self.head(self.body.forward(x))
+        """,
+        "train.py": SHARD + """
+        from heads import WithHead
+        from losses import LossComputer
+
+        def main(batch, model):
+            fully_shard(model)
+            compute = LossComputer(model)
+            wrapped = WithHead(model)
+            fully_shard(wrapped)
+            return compute(batch) + wrapped(batch).sum()
+        """,
+    }
+    assert _lint(files) == [("heads.py", 11, "FSD201"), ("losses.py", 7, "FSD201")]
+    fixed = {
+        "losses.py": files["losses.py"].replace("self.model.forward(batch)", "self.model(batch)"),
+        "heads.py": files["heads.py"].replace("self.body.forward(x)", "self.body(x)"),
+    }
+    assert _lint(dict(files, **fixed)) == []
+    before = SHARD + """
+    from losses import LossComputer
+
+    def main(batch, model):
+        compute = LossComputer(model)
+        loss = compute(batch)
+        fully_shard(model)
+        return loss
+    """
+    assert _lint({"losses.py": files["losses.py"], "train.py": before}) == []
