@@ -14,7 +14,6 @@ tells them apart. `FSDP.rekey_optim_state_dict` works on any model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Dict
 
 _MODEL_STATE_DICT = (
@@ -42,14 +41,17 @@ INSTANCE_ATTRIBUTES: Dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class StaticMethod:
     """`FSDP.<name>(...)`, called with the module as one of its arguments."""
 
-    replacement: str
-    module_position: int  # where the module is among the positional arguments
-    module_keyword: str  # its keyword
-    silent: bool = False  # on an FSDP2 module it returns as if it had worked
+    __slots__ = ("replacement", "module_position", "module_keyword", "silent")
+
+    def __init__(self, replacement: str, module_position: int, module_keyword: str, silent: bool = False):
+        self.replacement = replacement
+        self.module_position = module_position  # where the module is among the positional arguments
+        self.module_keyword = module_keyword  # its keyword
+        self.silent = silent  # on an FSDP2 module it returns as if it had worked
 
 
 STATIC_METHODS: Dict[str, StaticMethod] = {

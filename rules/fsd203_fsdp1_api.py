@@ -228,7 +228,7 @@ def _no_sync_rewrite(node: nodes.Call) -> Optional[Fix]:
     header, last = statement.lineno, statement.body[-1].end_lineno
     if node.lineno != header or node.end_lineno != header or statement.body[0].lineno <= header or not last:
         return None
-    lines = _LINES.findall(node.root().file_bytes.decode("utf-8"))
+    lines = re.findall(_LINES, node.root().file_bytes.decode("utf-8"))
     if last > len(lines):
         return None
     raw = lines[header - 1].encode("utf-8")
@@ -252,7 +252,7 @@ def _no_sync_rewrite(node: nodes.Call) -> Optional[Fix]:
     return Fix.safe(*edits)
 
 
-_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")  # lines as Python counts them
+_LINES = r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z"  # lines as Python counts them (compiled on first use, by `re`'s cache)
 
 
 def _sync_may_be_off(statement: nodes.With) -> bool:

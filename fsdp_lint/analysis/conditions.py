@@ -186,7 +186,7 @@ def test_truth(test: nodes.NodeNG, value_of: Callable[[nodes.NodeNG], Value]) ->
 # What `Flow.conditions` are made of, for the stdlib-syntax screen below (more is harmless).
 _CONDITIONAL = (ast.If, ast.While, ast.IfExp, ast.Match, ast.comprehension)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_RANK_BYTES = re.compile("|".join(RANK_WORDS).encode())
+_RANK_BYTES = "|".join(RANK_WORDS).encode()  # a pattern, compiled on first use (by `re`'s cache): most runs never screen
 # `name = ` where a statement starts (a line, or after `;`), and the end of a one-name value.
 _ASSIGNED_PREFIX = rb"(?m)(?:^|(?<=;))[ \t]*(\w+)[ \t]*=(?!=)[ \t]*"
 _VALUE_END = rb"[ \t]*(?:[#;\r\\]|$)"
@@ -208,7 +208,7 @@ def may_call_under_rank_test(file: "ScreenedFile", methods: FrozenSet[str], func
     cost more than it saved.
     """
     readable = file.data.isascii()  # else an identifier may normalise to a rank word or a name (NFKC)
-    if readable and not _RANK_BYTES.search(file.data):
+    if readable and not re.search(_RANK_BYTES, file.data):
         return False
     functions = functions | _aliases(file.data, functions)
     lines = _lines_calling(file.data, methods | functions) if readable else list(range(1, file.data.count(b"\n") + 2))

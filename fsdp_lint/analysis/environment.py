@@ -38,7 +38,7 @@ _WRITES = (
     re.compile(rb"\b(?:putenv|unsetenv|setenv|delenv)\s*\(" + _NAME),  # os.putenv, pytest's monkeypatch
 )
 _UPDATE = re.compile(rb"environ\s*\.\s*update\s*\(([^)]*)\)")
-_UPDATED_KEY = re.compile(_NAME + rb"\s*:|\b(\w+)\s*=(?!=)")
+_UPDATED_KEY = _NAME + rb"\s*:|\b(\w+)\s*=(?!=)"  # compiled on first use: few files update the environment
 
 
 def written(sources: Iterable[bytes]) -> FrozenSet[str]:
@@ -50,7 +50,7 @@ def written(sources: Iterable[bytes]) -> FrozenSet[str]:
         for pattern in _WRITES:
             found.update(match.decode() for match in pattern.findall(data))
         for arguments in _UPDATE.findall(data):
-            found.update((quoted or keyword).decode() for quoted, keyword in _UPDATED_KEY.findall(arguments))
+            found.update((quoted or keyword).decode() for quoted, keyword in re.findall(_UPDATED_KEY, arguments))
     return frozenset(found)
 
 

@@ -38,7 +38,7 @@ is nothing, but no run that took `not a, b` gets past the join, and the dead lit
 from __future__ import annotations
 
 import functools
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple
 
 from astroid import nodes
 
@@ -322,29 +322,34 @@ def uncovered(
     for conjunction in ordered:      # several by one outcome is tried first, and worded shortest
         for literal in conjunction:
             shared[literal] = shared.get(literal, 0) + 1
-    left = [budget]
+    return _search(ordered, shared, implied, [budget], start, EMPTY, 0)
 
-    def search(taken: Path, chosen: Path, index: int) -> Optional[Path]:
-        if index == len(ordered):
-            return chosen
-        left[0] -= 1
-        if left[0] < 0:
-            return None
-        conjunction = ordered[index]
-        if not compatible(taken, conjunction):
-            return search(taken, chosen, index + 1)  # this run already avoids it
-        for literal in sorted(conjunction - taken, key=lambda literal: (-shared[literal], *_by_own_first(literal))):
-            if not decidable(literal):
-                continue
-            opposite = (literal[0], not literal[1])
-            step = frozenset([opposite]) | implied(opposite)
-            if compatible(taken, step):
-                found = search(taken | step, chosen | {opposite}, index + 1)
-                if found is not None:
-                    return found
+
+def _search(
+    ordered: List[Path], shared: Dict[Literal, int], implied: Callable[[Literal], Path], left: List[int], taken: Path, chosen: Path, index: int,
+) -> Optional[Path]:
+    """`uncovered`'s depth-first search from the conjunction at `index`. A function of the module,
+    not one nested in `uncovered`: a nested function that calls itself is a reference cycle (it
+    and its closure), which kept each walk that asked (`implied` is a walk's bound method), and
+    everything the walk held, alive until a cyclic collection, and a run has none (`lint`)."""
+    if index == len(ordered):
+        return chosen
+    left[0] -= 1
+    if left[0] < 0:
         return None
-
-    return search(start, EMPTY, 0)
+    conjunction = ordered[index]
+    if not compatible(taken, conjunction):
+        return _search(ordered, shared, implied, left, taken, chosen, index + 1)  # this run already avoids it
+    for literal in sorted(conjunction - taken, key=lambda literal: (-shared[literal], *_by_own_first(literal))):
+        if not decidable(literal):
+            continue
+        opposite = (literal[0], not literal[1])
+        step = frozenset([opposite]) | implied(opposite)
+        if compatible(taken, step):
+            found = _search(ordered, shared, implied, left, taken | step, chosen | {opposite}, index + 1)
+            if found is not None:
+                return found
+    return None
 
 
 _ALTERNATIVE = "either@"  # the subject of the literals of `Flow._alternatives`, and of `chosen`

@@ -4,7 +4,7 @@ which objects may be sharded anywhere. Computed once per run, queried by every r
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Protocol, Set, Tuple, Union
 
 from astroid import nodes
@@ -74,12 +74,15 @@ class ClassFacts:
     submodules: FrozenSet[str] = frozenset()
 
 
-@dataclass
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class ResolutionMemo:
     """Name resolution's answers by node (`id`), valid while the trees live."""
 
-    qualified: Dict[int, Optional[str]] = field(default_factory=dict)
-    bindings: Dict[int, Optional[nodes.NodeNG]] = field(default_factory=dict)
+    __slots__ = ("qualified", "bindings")
+
+    def __init__(self) -> None:
+        self.qualified: Dict[int, Optional[str]] = {}
+        self.bindings: Dict[int, Optional[nodes.NodeNG]] = {}
 
 
 def _without_classes(value: Value, depth: int = 0) -> Optional[Value]:

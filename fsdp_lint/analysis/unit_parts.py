@@ -18,7 +18,6 @@ and is left out too.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterator, Optional, Tuple
 
 from astroid import nodes
@@ -49,14 +48,17 @@ def _inner_unit_holding(flow: Flow, obj: Obj) -> Optional[ShardEvent]:
     return unit if below_another and _reshards_after_forward(unit) else None
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class OutsideForward:
     """A call that runs `part` of the sharded `unit` (a layer, or a method that runs its layers)
     without the unit's pre-forward all-gather."""
 
-    unit: Obj
-    part: str
-    method: bool  # `part` is a method of the unit, not one of its layers
+    __slots__ = ("unit", "part", "method")
+
+    def __init__(self, unit: Obj, part: str, method: bool):
+        self.unit = unit
+        self.part = part
+        self.method = method  # `part` is a method of the unit, not one of its layers
 
 
 def runs_unit_outside_forward(flow: Flow, call: nodes.Call) -> Optional[OutsideForward]:

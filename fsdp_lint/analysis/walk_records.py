@@ -14,7 +14,6 @@ walk dropped by `Project.enter` drops its record.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from fsdp_lint.analysis.context import Context, Origin
@@ -35,14 +34,17 @@ STEP = 4
 NO_ORIGINS: Dict[str, Origin] = {}
 
 
-@dataclass(slots=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class WalkRecord:
     """One walk of the fact pass: the listener that heard it, the origins it ran with, and what it
     asked the project."""
 
-    listener: "CallListener"
-    origins: Dict[str, Origin]
-    steps: Sequence[object] = field(default_factory=list)  # `STEP` items a step; a tuple once the walk ended
+    __slots__ = ("listener", "origins", "steps")
+
+    def __init__(self, listener: "CallListener", origins: Dict[str, Origin]):
+        self.listener = listener
+        self.origins = origins
+        self.steps: Sequence[object] = []  # `STEP` items a step; a tuple once the walk ended
 
 
 class WalkRecords:

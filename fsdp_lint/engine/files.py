@@ -13,7 +13,6 @@ import os
 import re
 import stat
 import subprocess
-from dataclasses import dataclass
 from typing import FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from fsdp_lint.tool_codes import UnanalysableFile
@@ -33,10 +32,13 @@ PYTHON_SUFFIXES = (".py", ".pyi")
 log = logging.getLogger("fsdp_lint")  # `fsdp-lint -v`: what discovery skipped and why
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class Discovered:
-    path: str      # as the user will read it: relative to the command-line argument's form
-    explicit: bool
+    __slots__ = ("path", "explicit")
+
+    def __init__(self, path: str, explicit: bool):
+        self.path = path  # as the user will read it: relative to the command-line argument's form
+        self.explicit = explicit
 
 
 class _GitIgnore:

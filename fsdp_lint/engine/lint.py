@@ -18,7 +18,7 @@ import logging
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from fsdp_lint.analysis.declared_apis import DeclaredApis
@@ -52,11 +52,18 @@ class LintOptions:
     target_version: Optional[Tuple[int, int]] = None  # the project's oldest Python; None: not declared
 
 
-@dataclass
 class LintResult:
-    violations: List[Violation] = field(default_factory=list)
-    internal_errors: List[InternalError] = field(default_factory=list)
-    files: int = 0
+    """A plain class, not a dataclass, as are the engine's other records that nothing compares or
+    hashes: a dataclass's generated methods are compiled when its module is imported, about 2 M
+    instructions a class (3.5 M frozen), on every start of the flake8 plugin (editor latency,
+    benchmarks/README.md, eighth session)."""
+
+    __slots__ = ("violations", "internal_errors", "files")
+
+    def __init__(self, violations: Optional[List[Violation]] = None, internal_errors: Optional[List[InternalError]] = None, files: int = 0):
+        self.violations: List[Violation] = [] if violations is None else violations
+        self.internal_errors: List[InternalError] = [] if internal_errors is None else internal_errors
+        self.files = files
 
 
 def lint_paths(paths: Sequence[str], options: LintOptions = LintOptions(), buffers: Optional[Mapping[str, bytes]] = None) -> LintResult:

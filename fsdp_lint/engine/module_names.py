@@ -31,8 +31,9 @@ import re
 from collections import Counter
 from typing import Callable, Dict, Iterable, Mapping, Optional, Tuple, Union
 
-_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*))", re.M)
-_IMPORTED = re.compile(rb"[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t(]+([A-Za-z_]\w*)|import[ \t]+([A-Za-z_][\w.]*))")
+# Patterns compiled on first use (by `re`'s cache): only a tree with ambiguous module names reads imports.
+_IMPORT = rb"(?m)^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*))"
+_IMPORTED = rb"[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t(]+([A-Za-z_]\w*)|import[ \t]+([A-Za-z_][\w.]*))"
 _SETTLED = 5  # imports by which one root must lead the others for the rest to be left unread
 _HEAD = 8192  # bytes of each file read for its imports: a file's imports open it (a 1 MB stub has few)
 
@@ -178,7 +179,7 @@ class _ImportedNames:
         while at != -1:
             start = head.rfind(b"\n", 0, at) + 1
             end = head.find(b"\n", at)
-            match = _IMPORTED.match(head, start)
+            match = re.compile(_IMPORTED).match(head, start)
             if match is not None and match.end() > at:
                 module, member, plain = match.groups()
                 if plain:
@@ -209,5 +210,5 @@ def _absolute_imports(texts: Iterable[Union[str, bytes]]) -> Iterable[str]:
     for text in texts:
         head = text[:_HEAD]
         data = head if isinstance(head, bytes) else head.encode("utf-8", "surrogatepass")
-        for match in _IMPORT.finditer(data):
+        for match in re.finditer(_IMPORT, data):
             yield (match.group(1) or match.group(2)).decode("ascii")

@@ -26,30 +26,35 @@ import io
 import keyword
 import sys
 import tokenize
-from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 Version = Tuple[int, int]
 RUNNING: Version = sys.version_info[:2]
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class Construct:
     """One use of syntax newer than the running Python: what it is, from which version, where."""
 
-    version: Version
-    what: str
-    line: int
-    column: int  # 1-based, in characters
+    __slots__ = ("version", "what", "line", "column")
+
+    def __init__(self, version: Version, what: str, line: int, column: int):
+        self.version = version
+        self.what = what
+        self.line = line
+        self.column = column  # 1-based, in characters
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class Reading:
     """A file once its newer constructs are set aside: those constructs, and the syntax error that
     is left (None: the file parses under the newest version they need)."""
 
-    constructs: Tuple[Construct, ...]
-    error: Optional[SyntaxError]
+    __slots__ = ("constructs", "error")
+
+    def __init__(self, constructs: Tuple[Construct, ...], error: Optional[SyntaxError]):
+        self.constructs = constructs
+        self.error = error
 
     @property
     def needs(self) -> Optional[Version]:

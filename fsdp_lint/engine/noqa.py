@@ -8,8 +8,9 @@ import re
 import tokenize
 from typing import Dict, FrozenSet, Optional
 
-NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*))?", re.IGNORECASE)
-_SPLIT = re.compile(r"[,\s]+")
+# Patterns compiled on first use (by `re`'s cache): a run reads `# noqa` only in files with findings.
+NOQA = r"(?i)#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*))?"
+_SPLIT = r"[,\s]+"
 
 # None means a bare `# noqa`: every code on the line is suppressed.
 LineSuppressions = Dict[int, Optional[FrozenSet[str]]]
@@ -23,7 +24,7 @@ def suppressions(text: str) -> LineSuppressions:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type != tokenize.COMMENT:
                 continue
-            match = NOQA.search(token.string)
+            match = re.search(NOQA, token.string)
             if match is None:
                 continue
             codes = match.group("codes")
@@ -31,7 +32,7 @@ def suppressions(text: str) -> LineSuppressions:
             if codes is None:
                 found[line] = None
             elif found.get(line, frozenset()) is not None:
-                found[line] = frozenset(c.upper() for c in _SPLIT.split(codes.strip()) if c) | found.get(line, frozenset())
+                found[line] = frozenset(c.upper() for c in re.split(_SPLIT, codes.strip()) if c) | found.get(line, frozenset())
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return found
     return found

@@ -34,7 +34,6 @@ engine); `relevant_files` then only closes over the import graph.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
 # The names whose use starts a sharding fact; rules that fire on other names add theirs here.
@@ -58,16 +57,19 @@ _STATEMENT_BEFORE = b" \t\n;:"
 Imported = Tuple[Optional[bytes], Optional[str]]
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class FileScan:
     """What the closure needs of one file, found from its bytes alone (so files can be scanned in
     any order, in any process): its imports, the sharding names it re-exports and whether it uses
     one, and whether a rule's `SCAN_NAMES` keep it."""
 
-    imports: Tuple[Tuple[str, Imported], ...]
-    reexported: FrozenSet[str]  # the names it binds by importing a sharding name (`as` aliases too)
-    uses_sharding_name: bool  # uses `fully_shard`, or a name it binds to it, in code
-    mentioned: bool  # mentions a name of `mentioned_names`, and the screen let it through or it uses a sharding name; or tests one of `TESTED_CLASSES`
+    __slots__ = ("imports", "reexported", "uses_sharding_name", "mentioned")
+
+    def __init__(self, imports: Tuple[Tuple[str, Imported], ...], reexported: FrozenSet[str], uses_sharding_name: bool, mentioned: bool):
+        self.imports = imports
+        self.reexported = reexported  # the names it binds by importing a sharding name (`as` aliases too)
+        self.uses_sharding_name = uses_sharding_name  # uses `fully_shard`, or a name it binds to it, in code
+        self.mentioned = mentioned  # mentions a name of `mentioned_names`, and the screen let it through or it uses a sharding name; or tests one of `TESTED_CLASSES`
 
 
 def scan_file(
@@ -107,19 +109,22 @@ def scan_file(
     return FileScan(imports, reexported, uses, kept or _tests_class(data, imports))
 
 
-@dataclass
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class _File:
-    path: str
-    module: str
-    sources: Mapping[str, bytes]  # the tree's bytes, read for this file only when its parts are asked for
-    scan: FileScan
-    exports: Set[str] = field(default_factory=set)
-    visible: Set[str] = field(default_factory=set)
-    sharding: bool = False
-    sharding_names: FrozenSet[str] = SHARDING_NAMES
-    marked: Set[int] = field(default_factory=set)  # the parts of `parts()` that lead to sharding
-    _code: Optional[bytes] = None
-    _parts: Optional[List[Tuple[bytes, FrozenSet[str]]]] = None
+    __slots__ = ("path", "module", "sources", "scan", "exports", "visible", "sharding", "sharding_names", "marked", "_code", "_parts")
+
+    def __init__(self, path: str, module: str, sources: Mapping[str, bytes], scan: FileScan, sharding_names: FrozenSet[str] = SHARDING_NAMES):
+        self.path = path
+        self.module = module
+        self.sources = sources  # the tree's bytes, read for this file only when its parts are asked for
+        self.scan = scan
+        self.exports: Set[str] = set()
+        self.visible: Set[str] = set()
+        self.sharding = False
+        self.sharding_names = sharding_names
+        self.marked: Set[int] = set()  # the parts of `parts()` that lead to sharding
+        self._code: Optional[bytes] = None
+        self._parts: Optional[List[Tuple[bytes, FrozenSet[str]]]] = None
 
     def code(self) -> bytes:
         if self._code is None:

@@ -21,14 +21,17 @@ from fsdp_lint.contract import Contract
 from fsdp_lint.violation import Fix
 
 Sources = Union[str, Dict[str, str]]
-EXPECT_MARKER = re.compile(r"#\s*expect:\s*(FSD\d{3})")
+EXPECT_MARKER = r"#\s*expect:\s*(FSD\d{3})"  # compiled on first use (by `re`'s cache): only the tests read it
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class Example:
     """Source of one or more files; a plain string is the single file `example.py`."""
 
-    source: Sources
+    __slots__ = ("source",)
+
+    def __init__(self, source: Sources):
+        self.source = source
 
     def files(self) -> Dict[str, str]:
         if isinstance(self.source, str):
@@ -40,7 +43,7 @@ class Example:
         found = []
         for path, text in self.files().items():
             for number, line in enumerate(text.splitlines(), start=1):
-                found.extend((path, number, code) for code in EXPECT_MARKER.findall(line))
+                found.extend((path, number, code) for code in re.findall(EXPECT_MARKER, line))
         return tuple(sorted(found))
 
 
@@ -48,7 +51,7 @@ class Valid(Example):
     """Code the rule must accept."""
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class Invalid(Example):
     """Code the rule must reject, at each line marked `# expect: FSDnnn` and nowhere else.
 
@@ -56,7 +59,11 @@ class Invalid(Example):
     text of `example.py`, or the changed files by path. None: the findings carry no fix. The tests
     apply the fixes, compare, parse the result and lint it again (the fixed findings must be gone)."""
 
-    fixed: Optional[Sources] = None
+    __slots__ = ("fixed",)
+
+    def __init__(self, source: Sources, fixed: Optional[Sources] = None):
+        super().__init__(source)
+        self.fixed = fixed
 
     def fixed_files(self) -> Dict[str, str]:
         """Every file of the example after its fixes (the unchanged ones as they are)."""
@@ -66,14 +73,17 @@ class Invalid(Example):
         return {**files, **{path: textwrap.dedent(text) for path, text in (self.fixed or {}).items()}}
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class Option:
     """A setting a rule declares in `OPTIONS`: names a project adds to the rule's built-in list
     (its own optimizer wrapper, its own framework call), set in `[tool.fsdp-lint.rules.CODE]`."""
 
-    name: str
-    help: str
-    builtin: FrozenSet[str] = frozenset()
+    __slots__ = ("name", "help", "builtin")
+
+    def __init__(self, name: str, help: str, builtin: FrozenSet[str] = frozenset()):
+        self.name = name
+        self.help = help
+        self.builtin = builtin
 
 
 @dataclass(frozen=True)

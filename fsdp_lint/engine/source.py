@@ -9,7 +9,6 @@ import io
 import os
 import sys
 import tokenize
-from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Tuple, TypeVar, Union
 
 from astroid import nodes
@@ -213,11 +212,12 @@ def character_column(line_text: str, byte_offset: int) -> int:
     return len(line_text.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
 
 
-@dataclass
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class ParsedFile:
-    display: str
-    tree: nodes.Module
-    texts: Mapping[str, str]  # the run's sources by display path (a disk run's decodes them when asked)
+    def __init__(self, display: str, tree: nodes.Module, texts: Mapping[str, str]):
+        self.display = display
+        self.tree = tree
+        self.texts = texts  # the run's sources by display path (a disk run's decodes them when asked)
 
     @property
     def text(self) -> str:

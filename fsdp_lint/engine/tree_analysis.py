@@ -14,7 +14,6 @@ import ast
 import functools
 import os
 import traceback
-from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type
 
 from astroid import nodes
@@ -33,14 +32,17 @@ from fsdp_lint.violation import Edit, Fix, Note, Violation
 BUG_TRACKER = "https://github.com/fsdp-lint/fsdp-lint/issues"
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class InternalError:
     """A crash of fsdp-lint itself on one file: reported, never fatal to the rest of the run."""
 
-    path: str
-    component: str
-    error: str
-    trace: str
+    __slots__ = ("path", "component", "error", "trace")
+
+    def __init__(self, path: str, component: str, error: str, trace: str):
+        self.path = path
+        self.component = component
+        self.error = error
+        self.trace = trace
 
     def describe(self) -> str:
         return (
@@ -50,11 +52,14 @@ class InternalError:
         )
 
 
-@dataclass
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class Findings:
-    violations: List[Violation] = field(default_factory=list)
-    internal_errors: List[InternalError] = field(default_factory=list)
-    looked_up: Dict[str, Optional[str]] = field(default_factory=dict)  # by the rule pass: module -> path (for the cache)
+    __slots__ = ("violations", "internal_errors", "looked_up")
+
+    def __init__(self) -> None:
+        self.violations: List[Violation] = []
+        self.internal_errors: List[InternalError] = []
+        self.looked_up: Dict[str, Optional[str]] = {}  # by the rule pass: module -> path (for the cache)
 
 
 # What the rule pass asked of the tree: module names and the file each led to, or None.
@@ -66,14 +71,17 @@ class ParseDuringRulePass(AssertionError):
     before they run (`fsdp_lint.analysis.imported_code`), where the cache sees every file read."""
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class RuleConfig:
     """What the rule pass needs besides the facts; plain data, so worker processes can take it."""
 
-    rule_classes: Tuple[Type[Rule], ...]
-    settings: Tuple[RuleSetting, ...]
-    noqa: bool
-    apis: DeclaredApis = DeclaredApis()  # `[tool.fsdp-lint.analysis]`: the facts' known APIs
+    __slots__ = ("rule_classes", "settings", "noqa", "apis")
+
+    def __init__(self, rule_classes: Tuple[Type[Rule], ...], settings: Tuple[RuleSetting, ...], noqa: bool, apis: DeclaredApis = DeclaredApis()):
+        self.rule_classes = rule_classes
+        self.settings = settings
+        self.noqa = noqa
+        self.apis = apis  # `[tool.fsdp-lint.analysis]`: the facts' known APIs
 
     @property
     def sharding_names(self) -> FrozenSet[str]:
@@ -81,22 +89,22 @@ class RuleConfig:
         return prefilter.SHARDING_NAMES | self.apis.scan_names
 
 
-@dataclass
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class SourceTree:
     """The decodable files of a run: text by display path, module names, and the module index."""
 
-    texts: Mapping[str, str]
-    names: Mapping[str, str]
-    data: Mapping[str, bytes] = field(default_factory=dict)
-    by_module: Dict[str, str] = field(default_factory=dict)
-    on_disk: bool = False  # the display paths are the files' paths (their bytecode caches can be read)
-    scans: Dict[str, prefilter.FileScan] = field(default_factory=dict)  # each file's byte scan (`scanner`)
-    target_version: Optional[Tuple[int, int]] = None  # the project's Python, for `source.parse`
-    syntax: Mapping[str, ast.Module] = field(default_factory=dict)  # the caller's syntax trees of texts, by path (flake8's)
-
-    def __post_init__(self) -> None:
-        if not self.data:
-            self.data = {path: text.encode("utf-8", "surrogatepass") for path, text in self.texts.items()}
+    def __init__(
+        self, texts: Mapping[str, str], names: Mapping[str, str], data: Optional[Mapping[str, bytes]] = None,
+        on_disk: bool = False, target_version: Optional[Tuple[int, int]] = None, syntax: Optional[Mapping[str, ast.Module]] = None,
+    ):
+        self.texts = texts
+        self.names = names
+        self.data: Mapping[str, bytes] = data or {path: text.encode("utf-8", "surrogatepass") for path, text in texts.items()}
+        self.by_module: Dict[str, str] = {}
+        self.on_disk = on_disk  # the display paths are the files' paths (their bytecode caches can be read)
+        self.scans: Dict[str, prefilter.FileScan] = {}  # each file's byte scan (`scanner`)
+        self.target_version = target_version  # the project's Python, for `source.parse`
+        self.syntax: Mapping[str, ast.Module] = syntax or {}  # the caller's syntax trees of texts, by path (flake8's)
         for path in sorted(self.texts):
             self.by_module.setdefault(self.names[path], path)
 
@@ -107,14 +115,15 @@ class SourceTree:
         return environment.written(self.data.values())
 
 
-@dataclass
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class TreeAnalysis:
     """The outcome of analysing a tree, with what it depended on (for the cache)."""
 
-    findings: Findings
-    parsed: FrozenSet[str]  # the files whose contents it read (parsed, or scanned for their imports)
-    resolved: Dict[str, Optional[str]]  # module names the analysis looked up -> path, or None
-    environment_written: FrozenSet[str]  # `SourceTree.environment_written` of the tree analysed
+    def __init__(self, findings: Findings, parsed: FrozenSet[str], resolved: Dict[str, Optional[str]], environment_written: FrozenSet[str]):
+        self.findings = findings
+        self.parsed = parsed  # the files whose contents it read (parsed, or scanned for their imports)
+        self.resolved = resolved  # module names the analysis looked up -> path, or None
+        self.environment_written = environment_written  # `SourceTree.environment_written` of the tree analysed
 
 
 def mentioned_names(rule_classes: Iterable[Type[Rule]]) -> FrozenSet[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -94,7 +95,7 @@ def with_directives(text: str, wanted: Mapping[int, AbstractSet[str]]) -> Dict[i
         body = lines[number - 1].rstrip("\r\n")
         codes = ", ".join(sorted(wanted[number]))
         comment = comments.get(number)
-        match = noqa.NOQA.search(comment.string) if comment is not None else None
+        match = re.search(noqa.NOQA, comment.string) if comment is not None else None
         if comment is not None and match is not None and match.group("codes"):
             at = comment.start[1] + match.end("codes")
             changed[number] = f"{body[:at]}, {codes}{body[at:]}"

@@ -44,13 +44,13 @@ if TYPE_CHECKING:
     from fsdp_lint.engine.rule import RuleSetting
 
 TABLES = ("fsdp-lint", "fsdp_lint")
-CODE = re.compile(r"FSD\d{0,3}\Z")
 _KEYS = (
     "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
     "respect-gitignore", "force-exclude", "rules", "analysis", "target-version",
 )
 _ANALYSIS_KEYS = ("extra-shard-functions", "extra-optimizers")
-_QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\Z")
+# Patterns here are compiled on first use (by `re`'s cache): most runs read no configuration.
+_QUALIFIED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\Z"
 
 
 class ConfigError(Exception):
@@ -226,13 +226,13 @@ def unconfigured(paths: Sequence[str]) -> Config:
         directory = parent
 
 
-_TARGET = re.compile(r"py3(\d{1,2})\Z")
-_LOWER_BOUND = re.compile(r"\s*(>=|~=|==|>)\s*(\d+)(?:\.(\d+))?")
+_TARGET = r"py3(\d{1,2})\Z"
+_LOWER_BOUND = r"\s*(>=|~=|==|>)\s*(\d+)(?:\.(\d+))?"
 
 
 def _target_version(path: str, value: Any) -> Tuple[int, int]:
     """`target-version = "py312"` (ruff's spelling) -> (3, 12)."""
-    match = _TARGET.match(value) if isinstance(value, str) else None
+    match = re.match(_TARGET, value) if isinstance(value, str) else None
     if match is None:
         raise ConfigError(path, "target-version", f"must be a Python version like \"py312\", not {value!r}")
     return 3, int(match.group(1))
@@ -250,7 +250,7 @@ def requires_python(path: str) -> Optional[Tuple[int, int]]:
         return None
     bounds = []
     for clause in value.split(","):
-        match = _LOWER_BOUND.match(clause)
+        match = re.match(_LOWER_BOUND, clause)
         if match and match.group(2) == "3":
             bounds.append((3, int(match.group(3) or 0)))
     return max(bounds) if bounds else None
@@ -357,7 +357,7 @@ def _declared_apis(path: str, value: Any) -> DeclaredApis:
     for key in _ANALYSIS_KEYS:
         names = _strings(path, f"analysis.{key}", value.get(key, []))
         for name in names:
-            if not _QUALIFIED.match(name):
+            if not re.match(_QUALIFIED, name):
                 raise ConfigError(path, f"analysis.{key}", f"{name!r} is not a qualified name (package.module.name)")
         found[key] = frozenset(names)
     return DeclaredApis(found["extra-shard-functions"], found["extra-optimizers"])

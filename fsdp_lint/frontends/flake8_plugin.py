@@ -23,7 +23,6 @@ import ast
 import os
 import re
 import sys
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple, Type
 
@@ -40,10 +39,13 @@ if TYPE_CHECKING:
 _MENTIONS_FSDP = r"fsdp|fully_shard|FullySharded"
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
 class _Settings:
-    config: "Config"
-    mentions: "re.Pattern[str]"
+    __slots__ = ("config", "mentions")
+
+    def __init__(self, config: "Config", mentions: "re.Pattern[str]"):
+        self.config = config
+        self.mentions = mentions
 
 
 @lru_cache(maxsize=64)

@@ -10,6 +10,7 @@ same structure and the mistake absent or made harmless, and no marker.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import List, Tuple
 
@@ -48,7 +49,7 @@ def _expected(case: Path) -> List[Finding]:
     for source in _sources(case):
         relative = source.relative_to(case).as_posix()
         for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
-            found.extend((relative, number, code) for code in EXPECT_MARKER.findall(line))
+            found.extend((relative, number, code) for code in re.findall(EXPECT_MARKER, line))
     return sorted(found)
 
 
