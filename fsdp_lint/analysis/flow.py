@@ -182,6 +182,7 @@ class Flow:
         self.attr_env: Dict[Tuple[Root, AttrPath], Value] = {}
         self._stored_at: Dict[Tuple[Root, AttrPath], int] = {}  # when each attribute got its value
         self._rebound_at: Dict[Tuple[Root, AttrPath], int] = {}  # when each flag of an object last got a new version (`_rebind_flag`)
+        self._last_rebound = -1  # the latest of those
         self.values: Dict[nodes.NodeNG, Value] = {}
         self.events: List[ShardEvent] = []
         self.replacements: List[ShardEvent] = []  # parameters replaced (load_state_dict(assign=True), new nn.Parameter)
@@ -1019,6 +1020,7 @@ class Flow:
         elif not all(isinstance(option, Constant) for option in options_of(value)):
             return
         self._rebound_at[key] = seq
+        self._last_rebound = max(self._last_rebound, seq)
 
     def _current_flags(self, path: Path, seq: int, reader: Optional[nodes.NodeNG]) -> Path:
         """The flag literals of `path`, the way to a fact recorded at `seq`, as they read here: a
@@ -1031,7 +1033,7 @@ class Flow:
         context, or for a summary, the function itself (a flag it reads is one its work is done
         under); another would only make contexts differ that are one."""
         flags = paths.flag_literals(path)
-        if not self._rebound_at:
+        if self._last_rebound < seq:
             return flags
         later = [key for key, at in self._rebound_at.items() if at >= seq]
         if not later:
