@@ -182,6 +182,8 @@ class Flow:
         self.env: Dict[str, Value] = {}
         self.attr_env: Dict[Tuple[Root, AttrPath], Value] = {}
         self._stored_at: Dict[Tuple[Root, AttrPath], int] = {}  # when each attribute got its value
+        self._rebound_at: Dict[Tuple[Root, AttrPath], int] = {}  # when each flag of an object last got a new version (`_rebind_flag`)
+        self._last_rebound = -1  # the latest of those
         self.values: Dict[nodes.NodeNG, Value] = {}
         self.events: List[ShardEvent] = []
         self.replacements: List[ShardEvent] = []  # parameters replaced (load_state_dict(assign=True), new nn.Parameter)
@@ -280,7 +282,8 @@ class Flow:
 
     def summary(self) -> Summary:
         returning = self._returning()
-        own_events = self._as_returned([e for e in self.events if not e.inherited], returning)
+        # each with its flags as the caller reads them once the call returns (`_current_flags`)
+        own_events = self._as_returned([self._as_left(e) for e in self.events if not e.inherited], returning)
         writes, local = self._attribute_writes()
         # each value on the runs of the `return` that gives it, as far as outcomes about objects tell them
         returned = guarded([(value, _shared(at) - returning) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
@@ -356,6 +359,12 @@ class Flow:
                 item = replace(item, path=item.path - held)
             found.append(item)
         return found
+
+    def _as_left(self, event: ShardEvent) -> ShardEvent:
+        """`event` with the flags of its way as the walk's end reads them (`_current_flags`)."""
+        flags = paths.flag_literals(event.path)
+        current = self._current_flags(event.path, event.seq, self.scope)
+        return event if current == flags else replace(event, path=(event.path - flags) | current)
 
     def _split_at_yield(self, whole: Summary, rebuilds: List[Rebuild]) -> Summary:
         """A `@contextmanager` generator's summary as `with` applies it: what a run does before
@@ -1029,8 +1038,64 @@ class Flow:
             self.attr_env[(target.root, target.attrs + (attr,))] = value
             self._attr_version += 1
             self._stored_at[(target.root, target.attrs + (attr,))] = self._seq + 1
+            self._rebind_flag(target, attr, value, self._seq + 1)
             if target.root == self.self_root or not self.is_local(target.root):
                 self.project.add_attr_value(target.root, target.attrs + (attr,), value)
+
+    def _rebind_flag(self, owner: Obj, attr: str, value: Value, seq: int) -> None:
+        """`owner.attr = value` at `seq` (here, or in a callee): a constant (or any value, where
+        a test of the attribute is on the path) gives its flag a new version. A test fixes the
+        value the attribute held when it ran, so the outcomes of this walk's tests of it so far
+        (`if not self._model_wrapped:` before `self._model_wrapped = True`) say nothing of what a
+        later test reads: they leave the path, and the facts recorded before keep them only up
+        to a calling context or a summary (`_current_flags`)."""
+        found = self.canonical(owner)
+        key = (found.root, found.attrs + (attr,))
+        if any((atom[1], atom[2]) == key for atom, _ in paths.flag_literals(self.path)):
+            self.path = frozenset(literal for literal in self.path if not (literal[0][0] == "flag" and (literal[0][1], literal[0][2]) == key))
+        elif not all(isinstance(option, Constant) for option in options_of(value)):
+            return
+        self._rebound_at[key] = seq
+        self._last_rebound = max(self._last_rebound, seq)
+
+    def _current_flags(self, path: Path, seq: int, reader: Optional[nodes.NodeNG]) -> Path:
+        """The flag literals of `path`, the way to a fact recorded at `seq`, as they read here: a
+        flag that got a new version since (`_rebind_flag`) gives way to what the attribute holds
+        now on the runs through `path` where every value they may give agrees (after `if not
+        self._model_wrapped: shard(); self._model_wrapped = True`, the runs that sharded have it
+        true), and is dropped where they do not; so does one that the fact's own call rebound
+        or that no test on the way read (`if resume: model.wrap()`, which sets it). Only of the
+        attributes that `reader` may test (`Project.attributes_tested`): the callee of a calling
+        context, or for a summary, the function itself (a flag it reads is one its work is done
+        under); another would only make contexts differ that are one."""
+        flags = paths.flag_literals(path)
+        if self._last_rebound < seq:
+            return flags
+        later = [key for key, at in self._rebound_at.items() if at >= seq]
+        if not later:
+            return flags
+        stale = {key for key in later if self._rebound_at[key] > seq}
+        if stale:
+            stale &= {(atom[1], atom[2]) for atom, _ in flags}  # type: ignore[misc]
+        tested = self.project.attributes_tested(reader) if isinstance(reader, nodes.FunctionDef) else frozenset()
+        told = [key for key in later if key[1][-1] in tested and (key in stale or reader is not self.scope and not _travels(self.attr_env.get(key)))]
+        if not stale and not told:
+            return flags
+        runs = frozenset(literal for literal in path if not (literal[0][0] == "flag" and (literal[0][1], literal[0][2]) in stale)) if stale else path
+        return paths.flag_literals(runs) | {held for key in sorted(told, key=repr) for held in self._held_on(key, runs)}
+
+    def _held_on(self, key: Tuple[Root, AttrPath], runs: Path) -> Path:
+        """The flag literal of what the attribute `key` holds on the runs through `runs`, where
+        the constants they may give agree: one constant (its equality, which decides its truth
+        too), or several of one truth; none otherwise."""
+        held = [option for option, guard in guarded_options(self.attr_env.get(key, UNKNOWN)) if paths.compatible(runs, guard)]
+        if not held or not all(isinstance(option, Constant) for option in held):
+            return EMPTY
+        values = [option.value for option in held]  # type: ignore[union-attr]
+        if all(value == values[0] and type(value) is type(values[0]) for value in values):
+            return frozenset([paths.flag(key[0], key[1], True, (values[0],))])
+        truths_held = {bool(value) for value in values}
+        return frozenset([paths.flag(key[0], key[1], truths_held.pop())]) if len(truths_held) == 1 else EMPTY
 
     def _made_fsdp_modules(self, targets: List[Obj]) -> None:
         """After `fully_shard` of `targets` (here or in a callee), a test on the way here that
@@ -2782,7 +2847,7 @@ class Flow:
             value = bound[name]
             if isinstance(value, Obj):
                 reads = class_values.self_reads(self.project, func) if syntax.is_instance_method(func) and name == syntax.first_param(func) else None
-                facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads)
+                facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads, func)
                 forwarded = self._forwarded_in(self.canonical(value)) if facts.sharded else frozenset()
                 facts = replace(
                     facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded,
@@ -2806,7 +2871,8 @@ class Flow:
                 found.append((e.target.root, e.target.attrs))
             for root, attrs in found:
                 target = (root, anonymous_attrs(attrs))  # a member named at run time is anonymous to the callee
-                flagged[target] = flagged[target] & paths.flag_literals(e.path) if target in flagged else paths.flag_literals(e.path)
+                flags = self._current_flags(e.path, e.seq, func)
+                flagged[target] = flagged[target] & flags if target in flagged else flags
         if reads:  # a callee of another module: its globals as its top level left them, which its deferred calls may change
             self.deferred |= facts.deferred
             for target in facts.sharded:
@@ -2990,6 +3056,7 @@ class Flow:
 
     def _facts_of(
         self, base: Obj, root: Root, live: List[ShardEvent], call: nodes.NodeNG, callee: str, reads: Optional[FrozenSet[str]] = None,
+        reader: Optional[nodes.FunctionDef] = None,
     ) -> Tuple[ObjectFacts, Optional[Origin]]:
         """The facts of the object `base` as the callee's parameter (`root`) sees them; the flag
         conditions of its sharded paths are still in this walk's terms (`_context_for` names them
@@ -3004,7 +3071,7 @@ class Flow:
             attrs = anonymous_attrs(attrs)
             if by_name and not event.guessed:
                 named.add(attrs)
-            flags = paths.flag_literals(event.path)
+            flags = self._current_flags(event.path, event.seq, reader)
             sharded[attrs] = sharded[attrs] & flags if attrs in sharded else flags
             if exact and attrs != ABOVE and attrs not in certain and not any(map(is_wildcard, event.target.attrs)) and self._on_every_run(event, call):
                 certain.add(attrs)
@@ -3433,6 +3500,11 @@ class Flow:
             reregistering = tuple(self.canonical(t) for e in summary.exit.reregistrations for t in mapper.objs(e.target))
             self._exits.append(_Exit(node, func, receiver, args, keywords, self.path, reregistering))
         sharded = []
+        # the flags the call rebinds: its events' flags of them are of the new versions (`summary`),
+        # this walk's of the old ones
+        for owner, value in summary.attr_writes:
+            for target in mapper.objs(owner) if owner.attrs else ():
+                self._rebind_flag(Obj(target.root, target.attrs[:-1]), target.attrs[-1], value, seq)
         for event in summary.events:
             mapped = _mapped_flags(event.path, mapper, self.canonical)
             mapped |= self._given_on(mapped)
@@ -3640,6 +3712,12 @@ def _made_fsdp_module(target: Obj) -> Path:
     """What `fully_shard(target)` makes true: the module is an `FSDPModule` (a module a
     wildcard stands for is one of several: nothing is said of any one of them)."""
     return EMPTY if any(map(is_wildcard, target.attrs)) else frozenset([paths.fsdp_module(target.root, target.attrs)])
+
+
+def _travels(value: Optional[Value]) -> bool:
+    """Whether a calling context hands a callee the value itself (`Constant.travels`), which
+    decides its tests of the attribute on every run without a flag."""
+    return isinstance(value, Constant) and value.travels
 
 
 def _made_on(path: Path, target: Obj) -> Path:
