@@ -3730,7 +3730,7 @@ def _not_chosen(bound: Value, kept: Value) -> Path:
         if option not in left:
             found.add(paths.dead(chosen))
             continue
-        found.update(paths.dead(chosen | {(atom, not taken)}) for atom, taken in left[option] - guard if paths.about_objects((atom, taken)))
+        found.update(paths.dead(chosen | {(atom, not taken)}) for atom, taken in left[option] - guard if atom[0] in ("flag", "same"))
     return frozenset(found)
 
 
