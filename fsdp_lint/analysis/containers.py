@@ -9,7 +9,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from astroid import nodes
 
-from fsdp_lint.analysis import known_apis
+from fsdp_lint.analysis import known_apis, truths
 from fsdp_lint.analysis.paths import Path
 from fsdp_lint.analysis.values import (
     ANONYMOUS,
@@ -26,6 +26,7 @@ from fsdp_lint.analysis.values import (
     Params,
     Root,
     StateDict,
+    Truth,
     Value,
     constant,
     either,
@@ -264,20 +265,24 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
 
 
 def any_or_all(any_: bool, value: Value) -> Value:
-    """`any(items)` (`any_`) or `all(items)` where the truth of the items is known: of each
-    item of a literal list, or of every element of an iterable (true for `any` only where it
-    produces one at least, false for `all` likewise)."""
+    """`any(items)` (`any_`) or `all(items)` where the truth of the items is known or described
+    (`truths.of_each`: a helper's result for each item, on the runs that give it): of each item
+    of a literal list, or of every element of an iterable (true for `any` only where it produces
+    one at least, false for `all` likewise)."""
     if isinstance(value, Container) and value.keys is None:
-        truths = [constant_truth(item) for item in value.items]
-    elif isinstance(value, Iterable):
-        truths = [constant_truth(value.element)]
-        if not value.nonempty and truths[0] is any_:
-            return UNKNOWN  # it may produce none
-    else:
+        items = [truths.of_each(item) for item in value.items]
+        return truths.as_value(truths.disjunction(items) if any_ else truths.conjunction(items))
+    if not isinstance(value, Iterable):
         return UNKNOWN
-    if any_ in truths:
-        return Constant(any_)
-    return Constant(not any_) if all(truth is not None for truth in truths) else UNKNOWN
+    each = truths.of_each(value.element)
+    if each is None:
+        return UNKNOWN
+    # every element true (or false) decides both, where one is produced at least; none
+    # produced makes `any` false and `all` true
+    return truths.as_value(Truth(
+        each.when_true if value.nonempty or not any_ else (),
+        each.when_false if value.nonempty or any_ else (),
+    ))
 
 
 def constant_truth(value: Value) -> Optional[bool]:

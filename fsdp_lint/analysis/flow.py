@@ -1229,7 +1229,9 @@ class Flow:
             fixed.append((self._fixed(test, True) | self._returned_flags(test, True), self._fixed(test, False) | self._returned_flags(test, False)))
             return value
 
-        bound = self.env[name]
+        # each option on the runs that choose it, as a call given the name finds it: what was
+        # bound from it before (`inner = unwrap(model)`) is narrowed with it (`_not_chosen`)
+        bound = self._chosen(next(read for read in test.nodes_of_class(nodes.Name) if read.name == name), self.env[name])
         choices = guarded_options(bound)
         value = self._alternatives(test, [lambda option=option: run(option) for option, _ in choices], [guard for _, guard in choices])
         self.values[test], self.env[name] = value, bound  # what the test and the name are, all runs together
@@ -2098,8 +2100,9 @@ class Flow:
 
     def _is_none(self, value: Value) -> Optional[bool]:
         """Whether a value is None: True when every value it may be is the constant, False when
-        each is an object the walk knows was built (of a known class) or a value no None can be,
-        None when not known (a parameter, an attribute nothing here set)."""
+        each is an object the walk knows was built (of a known class) or a value no None can be
+        (a full state dict and what is taken out of it: a dict, keys, tensors; `get` may give
+        its default instead), None when not known (a parameter, an attribute nothing here set)."""
         answers = set()
         for option in options_of(value):
             if isinstance(option, Constant):
@@ -2107,7 +2110,7 @@ class Flow:
             elif isinstance(option, Obj):
                 answers.add(False if option.cls or not option.attrs and (option.root in self.classes or option.root in self._not_none) else None)
             else:
-                answers.add(False if isinstance(option, (Optimizer, Container, Params, ParamGroups, StateDict, Options, ShardFunction)) else None)
+                answers.add(False if isinstance(option, (Optimizer, Container, Params, ParamGroups, StateDict, Gathered, Options, ShardFunction)) else None)
         return answers.pop() if len(answers) == 1 else None
 
     def _object_truth(self, value: Value) -> Optional[bool]:
@@ -2257,7 +2260,9 @@ class Flow:
             ):
                 return self._container_method(func, args)
             if all(type(r) is Gathered for r in receivers):
-                return GATHERED  # `items()`, `values()`, `get(k)`, `cpu()` of a full state dict: what it holds
+                if func.attrname == "get":  # an entry, or the default where the key is missing
+                    return either([GATHERED, args[1] if len(args) > 1 else Constant(None)])
+                return GATHERED  # `items()`, `values()`, `cpu()` of a full state dict: what it holds
             if receivers and func.attrname in ("keys", "values", "items") and all(isinstance(r, StateDict) for r in receivers):
                 return containers.STATE_DICT_ENTRIES
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
@@ -3873,7 +3878,29 @@ def _narrowed(state: _State, narrowed: Tuple[str, Value, Value]) -> Tuple[_State
     """`state` for each arm of a test that told the values of a name apart, the name bound to
     those that take the arm."""
     name, then, orelse = narrowed
-    return _State({**state.env, name: then}, state.attr_env, state.path), _State({**state.env, name: orelse}, state.attr_env, state.path)
+    bound = state.env.get(name, UNKNOWN)
+    return tuple(_State({**state.env, name: kept}, state.attr_env, state.path | _not_chosen(bound, kept)) for kept in (then, orelse))  # type: ignore[return-value]
+
+
+def _not_chosen(bound: Value, kept: Value) -> Path:
+    """What the runs on an arm do not do with the options of a name its test told apart: give
+    an option the test ruled out, or give one without the outcomes the arm fixed of it
+    (`isinstance(model, FSDPModule)` false: that option's `FSDPModule` flag), each option named
+    by its choices (`paths.choices`), which every run that gives it makes. Other names bound to
+    the same options on those choices (`inner = unwrap(model)` before the test, a state dict of
+    `model`) are narrowed with it: what is asked of them on the runs of an option
+    (`may_hold_shards(..., runs=)`) holds only where the arm's outcomes do."""
+    left = dict(guarded_options(kept))
+    found: Set[paths.Literal] = set()
+    for option, guard in guarded_options(bound):
+        chosen = paths.choices(guard)
+        if not chosen:
+            continue
+        if option not in left:
+            found.add(paths.dead(chosen))
+            continue
+        found.update(paths.dead(chosen | {(atom, not taken)}) for atom, taken in left[option] - guard if atom[0] in ("flag", "same"))
+    return frozenset(found)
 
 
 def _passed_expressions(func: nodes.FunctionDef, call: nodes.Call) -> Iterator[Tuple[str, nodes.NodeNG]]:

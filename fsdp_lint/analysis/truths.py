@@ -15,7 +15,7 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 from fsdp_lint.analysis import paths
 from fsdp_lint.analysis.paths import EMPTY, Literal, Path
-from fsdp_lint.analysis.values import Constant, Either, Truth, Value, guarded_options, truth
+from fsdp_lint.analysis.values import UNKNOWN, Constant, Either, Truth, Value, guarded_options, truth
 
 MAX_ALTERNATIVES = 32
 Alternatives = Tuple[Path, ...]
@@ -46,6 +46,40 @@ def of_options(value: Value, test: paths.Test) -> Optional[Truth]:
             return None
         when[0 if passes else 1].append(guard)
     return Truth(_union([when[0]]), _union([when[1]]))
+
+
+def of_each(value: Value) -> Optional[Truth]:
+    """A value that is one of several booleans on the runs that give each (`_is_sharded(m)` of
+    each `m` of a list: True where `m` is an `FSDPModule`, False where not), described by the
+    runs that exclude the others: true where every option that is not always true is ruled out
+    (a run contradicts an outcome its guard holds, which every run giving it takes), false
+    likewise. A guard is a necessary condition, not a sufficient one: where the value stands for
+    each item of a container, a run that takes one option's guard may still give another item
+    the other option, but a run that contradicts an option's guard gives it to none. A value
+    that is no `Either` as `of` describes it."""
+    if not isinstance(value, Either):
+        return of(value)
+    described = [(of(option), guard) for option, guard in guarded_options(value)]
+
+    def excluded(outcome: bool) -> Alternatives:
+        groups = [
+            tuple(frozenset([(atom, not taken)]) for atom, taken in guard if paths.decidable((atom, taken)))
+            for truth_, guard in described
+            if truth_ is None or EMPTY not in (truth_.when_true if outcome else truth_.when_false)
+        ]
+        return _product(groups) if all(groups) else ()
+
+    return Truth(excluded(True), excluded(False))
+
+
+def as_value(truth: Truth) -> Value:
+    """A description as the value a walk holds: a constant where one of its conditions holds on
+    every run, nothing known where it has none."""
+    if EMPTY in truth.when_true:
+        return Constant(True)
+    if EMPTY in truth.when_false:
+        return Constant(False)
+    return truth if truth.when_true or truth.when_false else UNKNOWN
 
 
 def negated(truth: Truth) -> Truth:

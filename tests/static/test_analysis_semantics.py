@@ -2150,6 +2150,88 @@ def test_any_and_all_are_decided_from_the_truth_of_every_element(decided, report
     assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 22, "FSD301")] if reported else [])
 
 
+@pytest.mark.parametrize(
+    "decided, reported",
+    [
+        ("any(is_sharded(m) for m in models)", False),
+        ("all(is_sharded(m) for m in models)", False),
+        ("any([is_sharded(m) for m in models])", False),
+        ("any(is_sharded(m) for m in {type(m).__name__: m for m in models}.values())", False),
+        ("any(is_sharded(m) for m in models if m.training)", True),  # may produce none
+        ("any(is_sharded(m) for m in [models[0], Probe()])", True),  # open: one element joins both items' results
+        ("all(is_sharded(m) for m in [models[0], Probe()])", True),  # false where the model is sharded
+    ],
+)
+def test_any_and_all_of_a_helper_result_per_element_are_described_by_the_runs_of_each(decided, reported):
+    """`any(is_sharded(m) for m in models)` where the model is sharded on some runs only: the
+    helper gives True where the model is an `FSDPModule` and False where not, so the `any` (and
+    the `all`) is True on the runs that shard it and False on the others, and the arm that
+    saves the optimizer's own state dict holds none of the runs that sharded the model."""
+    ckpt = """
+    import torch
+    from torch import nn
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_optimizer_state_dict
+    from torch.distributed.fsdp import FSDPModule
+
+    class Probe(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = nn.Linear(4, 1)
+
+    def is_sharded(model):
+        if isinstance(model, FSDPModule):
+            return True
+        return False
+
+    def save_checkpoint(path, models, optimizer):
+        if not isinstance(models, list):
+            models = [models]
+        if DECIDED:
+            state = get_optimizer_state_dict(models[0], optimizer, options=StateDictOptions(full_state_dict=True))
+        else:
+            state = optimizer.state_dict()
+        torch.save(state, path)
+    """.replace("DECIDED", decided)
+    train = _NET_TRAINER + """
+    def main(world_size):
+        model = Net()
+        if world_size > 1:
+            fully_shard(model)
+        optimizer = torch.optim.AdamW(model.parameters())
+        save_checkpoint("ckpt", model, optimizer)
+    """
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 24, "FSD301")] if reported else [])
+
+
+@pytest.mark.parametrize("passed, reported", [("full", False), ("full.get('weights')", True), ("full.get('weights', {})", False)])
+def test_a_full_state_dict_is_not_none_and_its_get_may_be(passed, reported):
+    """A full state dict (and an entry of one) is no None, so a callee's `if state is not None`
+    arm is the one taken where a caller passes one; `get` gives None (or its default) where the
+    key is missing."""
+    ckpt = """
+    import torch
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+
+    def write(model, path, state=None):
+        if state is None:
+            state = model.state_dict()
+        torch.save(state, path)
+
+    def save_checkpoint(path, model):
+        full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+        write(model, path, PASSED)
+    """.replace("PASSED", passed)
+    train = _NET_TRAINER + """
+    def main():
+        model = Net()
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        save_checkpoint("ckpt", model)
+    """
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 8, "FSD301")] if reported else [])
+
+
 def test_a_summary_cut_short_by_the_call_depth_is_not_what_a_shallower_call_gets():
     """Calls nested past the depth bound are unknown code. `prepare(model)` first reached at the
     bottom of a chain of fifteen helpers (its `shard` call past the bound) and then called
