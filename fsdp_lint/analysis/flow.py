@@ -219,7 +219,7 @@ class Flow:
         self._built_on: Dict[MetaKey, Path] = {}  # the way to where each was built here: it exists on those runs only
         self.meta_steps: List[Tuple[Point, MetaKey, MetaState]] = []  # `to_empty`, initialisation (`meta_state`)
         self._implied: Dict[paths.Literal, Path] = {}  # the flags each test outcome fixes (`materialised`)
-        self._leaving: List[Point] = []  # where runs leave the function: its returns, its end (`_meta_summary`)
+        self._leaving: List[Tuple[Point, Value]] = []  # where runs leave the function, with what they return: its returns, its end (`_meta_summary`)
         self.stored: Set[Root] = set()
         # The modules whose code this walk could not enter (deferred calls, its own and its
         # callees'), and the functions of the tree it called: what the walk's validity and the
@@ -253,9 +253,9 @@ class Flow:
     def run(self) -> "Flow":
         if isinstance(self.scope, nodes.ClassDef):
             self._drive_lifecycle(self.scope)
-            self._leaving.append(self.point())
+            self._leaving.append((self.point(), UNKNOWN))
         elif self._block(self.scope.body) and not syntax.leaves(self.scope.body):
-            self._leaving.append(self.point())
+            self._leaving.append((self.point(), UNKNOWN))
         self._demand_deciding()
         if self.listener is not None:
             self.listener.on_function_end(self)
@@ -1167,6 +1167,7 @@ class Flow:
             if by_options is not None:
                 fixed.extend(truths.arm_literals(by_options, present != tested[1]))
         fixed.extend(self._returned_flags(test, taken))
+        fixed.extend(self._disjunctions(test, taken))
         sharding = self._sharding_literal(test)
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
@@ -1178,6 +1179,43 @@ class Flow:
         if fixed:
             self._implied[own] = frozenset(fixed)
         return frozenset([own, *fixed])
+
+    def _disjunctions(self, test: nodes.NodeNG, taken: bool) -> Path:
+        """What an arm of `and`/`or` that holds where one operand does (`a and b` not taken, `a or
+        b` taken) says: no run that takes the other arm gets here, each way of taking it a dead
+        literal. A run that kept the meta model (`os.path.isdir(path)` false, which bound `loaded =
+        False`) takes `if not loaded and not os.path.isdir(path):`, so its arm not taken is on no
+        such run. Of an arm that holds with every operand, those of its operands."""
+        test, taken = _negations_removed(test, taken)
+        if not isinstance(test, nodes.BoolOp):
+            return EMPTY
+        if (test.op == "and") == taken:
+            return frozenset().union(*(self._disjunctions(operand, taken) for operand in test.values))
+        return truths.arm_literals(self._test_truth(test), taken)
+
+    def _test_truth(self, test: nodes.NodeNG) -> Truth:
+        """A test described by the runs that decide it (`not`, `and`, `or` as Python combines its
+        operands): each operand by its own outcome, by the flags that say that outcome whole, and
+        by the description of its value (a helper's `tied`, a name bound on several arms)."""
+        test, value = _negations_removed(test, True)
+        if isinstance(test, nodes.BoolOp):
+            found = (truths.disjunction if test.op == "or" else truths.conjunction)([self._test_truth(operand) for operand in test.values])
+        else:
+            found = Truth(self._ways_to(test, True), self._ways_to(test, False))
+        return found if value else truths.negated(found)
+
+    def _ways_to(self, test: nodes.NodeNG, taken: bool) -> truths.Alternatives:
+        """Conjunctions each of which takes the `taken` arm of a test that is no `and`/`or`."""
+        ways: List[Path] = [frozenset([paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)])]
+        flagged = exact_flags(test, taken, self._flag_subject)
+        if flagged:
+            ways.append(frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in self._through_getters(flagged)))
+        described = exact_flags(test, taken, self._described) or []
+        found = [(self.values[expr], tested, value) for expr, tested, value in described]
+        found = [(value if isinstance(value, Truth) else truths.of_options(value, tested), outcome) for value, tested, outcome in found]
+        if found and all(value is not None for value, _ in found):
+            ways.extend(truths.all_of([value.when_true if outcome else value.when_false for value, outcome in found]))  # type: ignore[union-attr]
+        return tuple(ways)
 
     def _returned_flags(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The flags of objects that every run on which `test` is `taken` has, where its value is
@@ -1530,7 +1568,7 @@ class Flow:
             self._store(returned)
             self.returns.append(returned)
             self._returned_at.append(self._object_path())
-            self._leaving.append(self.point())
+            self._leaving.append((self.point(), returned))
         elif isinstance(node, nodes.If):
             tested, narrowed = self._tested(node.test)
             if isinstance(tested, Constant):
@@ -2168,11 +2206,8 @@ class Flow:
                 ], [guard for _, guard in guarded_options(self.value(func.expr))])
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
         if optimizer is not None:
-            params = args[0] if args else keywords.get("params", UNKNOWN)
-            owners = containers.param_owners(params)
-            if owners:
-                return self._optimizer_built(Optimizer(tuple(self.canonical(o) for o in owners), node, optimizer))
-            return UNKNOWN
+            found = self._optimizer_over(args[0] if args else keywords.get("params", UNKNOWN), node, optimizer)
+            return self._optimizer_built(found) if found is not None else UNKNOWN
         getter = known_apis.state_dict_getter(qname)
         if getter is not None:
             return self._state_dict_getter(node, getter, args, keywords)
@@ -2214,10 +2249,9 @@ class Flow:
         if isinstance(func, nodes.Attribute) and func.attrname in known_apis.PRETRAINED_FACTORIES and qname and qname.startswith("transformers."):
             return Fresh("transformers.PreTrainedModel")
         self._escape(args, keywords)
-        owners = containers.param_owners(args[0]) if args and not (qname or "").startswith("torch.") else ()  # torch's optimizers are its classes
-        if owners:
+        candidate = self._optimizer_over(args[0], node, syntax.callee_name(func)) if args and not (qname or "").startswith("torch.") else None  # torch's optimizers are its classes
+        if candidate is not None:
             # Unknown code given parameters: an optimizer if the code later steps it.
-            candidate = Optimizer(tuple(self.canonical(o) for o in owners), node, syntax.callee_name(func))
             self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
             return candidate
         return Fresh(None)
@@ -2541,6 +2575,15 @@ class Flow:
             return self._apply_summary(node, func, receiver, given, named)
 
         return self._alternatives(node, [lambda chosen=chosen: run(chosen) for chosen, _ in combinations], [runs for _, runs in combinations])
+
+    def _optimizer_over(self, params: Value, node: nodes.NodeNG, cls_name: str) -> Optional[Optimizer]:
+        """An optimizer built at `node` over the parameters `params` carries, each module on the
+        runs that give it; None where they are no module's the walk knows."""
+        held = containers.param_owners_on_runs(params)
+        if not held:
+            return None
+        runs = tuple(runs for _, runs in held)
+        return Optimizer(tuple(self.canonical(owner) for owner, _ in held), node, cls_name, runs if any(runs) else ())
 
     def _optimizer_built(self, optimizer: Optimizer) -> Optimizer:
         self.optimizers.append(OptimizerBuilt(self._tick(), optimizer, self.path))
@@ -3193,8 +3236,9 @@ class Flow:
         for key in self.meta_objects:
             built = self.is_local(key[0])
             floor = MetaState.META if built else MetaState.NONE
-            reached = [(self._least(key, point, floor, not built), point) for point in self._leaving]
-            most = max((state for point in self._leaving for _, state in self._steps_to(key, point, not built)), default=floor)
+            leaving = [kept for point, returned in self._leaving for kept in (self._kept_at(key, point, returned) if built else [point])]
+            reached = [(self._least(key, point, floor, not built), point) for point in leaving]
+            most = max((state for point, _ in self._leaving for _, state in self._steps_to(key, point, not built)), default=floor)
             if most == MetaState.NONE:
                 continue  # a caller's object this walk did nothing to
             (least, run), point = min(reached, key=lambda found: found[0][0], default=((most, EMPTY), self.point()))
@@ -3202,6 +3246,20 @@ class Flow:
             run = run | frozenset(literal for literal in point.path if paths.decidable(literal))
             summary[key] = Materialised(least, most, self._summary_short(self._with_fixes(run)) if least < most else EMPTY)
         return summary
+
+    def _kept_at(self, key: MetaKey, point: Point, returned: Value) -> List[Point]:
+        """Where a run that leaves at `point` still holds the object the walk built as `key`: where
+        the value it returns gives it as one of several, bound on some arms (`model` rebound to
+        a loaded model where a directory is given), only on the runs that give it; where anything
+        else holds it (an attribute, unknown code), or no option gives it, at `point`."""
+        root = key[0]
+        held = [guard for option, guard in guarded_options(returned) if any(obj.root == root for obj in related_objects(option))]
+        if not held or not all(held) or root in self.escaped:
+            return [point]
+        for (owner, _), value in self.attr_env.items():
+            if owner != root and any(obj.root == root for obj in related_objects(value)):
+                return [point]
+        return [Point(point.seq, point.path | guard) for guard in held]
 
     def _summary_short(self, run: Path) -> Path:
         """A short run as a summary hands it back: its flags about the caller's objects as they

@@ -88,11 +88,19 @@ class Params:
 
 @dataclass(frozen=True, slots=True)
 class Optimizer:
-    """An optimizer over the parameters of `over`, built at `node` (or by the helper called at it)."""
+    """An optimizer over the parameters of `over`, built at `node` (or by the helper called at it).
+    `runs`, where the walk that built it knows them: for each of `over`, the branch outcomes every
+    run on which it holds that one takes (`AdamW(net.parameters())` of a `net` bound on two arms);
+    empty: it holds each on every run."""
 
     over: Tuple[Obj, ...]
     node: nodes.NodeNG
     cls_name: str
+    runs: Tuple[FrozenSet[tuple], ...] = ()
+
+    def held(self) -> Tuple[Tuple[Obj, FrozenSet[tuple]], ...]:
+        """Each module it is over, with the runs on which it holds that one."""
+        return tuple(zip(self.over, self.runs)) if self.runs else tuple((owner, frozenset()) for owner in self.over)
 
 
 @dataclass(frozen=True, slots=True)
