@@ -72,6 +72,7 @@ from fsdp_lint.analysis.values import (
     either,
     guarded,
     guarded_options,
+    is_member,
     is_wildcard,
     mapped_options,
     member,
@@ -515,8 +516,12 @@ class Flow:
         `must`, one whose target holds `obj` whichever modules their members are (`contains`)
         and that sharded it (`events_before`)."""
         point = before if isinstance(before, Point) else Point(self._seq + 1 if before is None else before, self.path)
+        # where the runs to the point found `obj` no `FSDPModule` (`hasattr(model_container[0],
+        # "set_requires_gradient_sync")` false), a shard that would cover it only by being it
+        # (an item or a member a wildcard stands for) sharded another module on them
+        plain = self.flag_value(point.path, obj.child(paths.FSDP_MODULE)) is False
         for event in self.events_before(point, must):
-            if self.contains(event.target, obj, at=event.seq, must=must):
+            if self.contains(event.target, obj, at=event.seq, must=must) and not (plain and not self.contains(event.target, obj, strict=True, at=event.seq, must=must)):
                 return event
         return None
 
@@ -1156,8 +1161,7 @@ class Flow:
                 if isinstance(described, Truth) and any(map(paths.choices, described.when_true + described.when_false)):
                     self._chosen_outcomes[own] = described.when_true if taken else described.when_false
         for described, tested, value in test_flags(test, taken, self._described):
-            found = self.values[described]
-            found = found if isinstance(found, Truth) else truths.of_options(found, tested)
+            found = self._value_truth(described, tested)
             if found is not None:  # `if not tied:`, `if not loaded:`
                 fixed.extend(truths.arm_literals(found, value))
         presence, present = _negations_removed(test, taken)
@@ -1210,12 +1214,26 @@ class Flow:
         flagged = exact_flags(test, taken, self._flag_subject)
         if flagged:
             ways.append(frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in self._through_getters(flagged)))
-        described = exact_flags(test, taken, self._described) or []
-        found = [(self.values[expr], tested, value) for expr, tested, value in described]
-        found = [(value if isinstance(value, Truth) else truths.of_options(value, tested), outcome) for value, tested, outcome in found]
+        found = [(self._value_truth(expr, tested), outcome) for expr, tested, outcome in exact_flags(test, taken, self._described) or []]
         if found and all(value is not None for value, _ in found):
             ways.extend(truths.all_of([value.when_true if outcome else value.when_false for value, outcome in found]))  # type: ignore[union-attr]
         return tuple(ways)
+
+    def _value_truth(self, expr: nodes.NodeNG, tested: paths.Test) -> Optional[Truth]:
+        """Whether the described value of `expr` passes `tested` (a helper's `tied`; a name bound
+        on several arms, by the runs of each: `truths.of_options`), each condition without a
+        test's own outcome where the flags that say it whole stand beside it: they are one
+        outcome, and the flags alone are what a shard event or a caller's test shares
+        (`fsdp_algorithm = 2` where `hasattr(model, "set_requires_gradient_sync")`)."""
+        found = self.values[expr]
+        found = found if isinstance(found, Truth) else truths.of_options(found, tested)
+        if found is None:
+            return None
+        return Truth(tuple(map(self._flags_for_own, found.when_true)), tuple(map(self._flags_for_own, found.when_false)))
+
+    def _flags_for_own(self, condition: Path) -> Path:
+        own = [literal for literal in condition if literal in self._captured and self._captured[literal] <= condition]
+        return condition.difference(own) if own else condition
 
     def _returned_flags(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The flags of objects that every run on which `test` is `taken` has, where its value is
@@ -1476,7 +1494,7 @@ class Flow:
         if tested is not None:
             options = options_of(self.value(tested))
             module = self.canonical(options[0]) if len(options) == 1 and isinstance(options[0], Obj) else None
-            if module is None or any(map(is_wildcard, module.attrs)):
+            if module is None or any(map(is_member, module.attrs)):
                 return None
             return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
@@ -3604,9 +3622,10 @@ def _shared(alternatives: Optional[truths.Alternatives]) -> Path:
 
 
 def _made_fsdp_module(target: Obj) -> Path:
-    """What `fully_shard(target)` makes true: the module is an `FSDPModule` (a module a
-    wildcard stands for is one of several: nothing is said of any one of them)."""
-    return EMPTY if any(map(is_wildcard, target.attrs)) else frozenset([paths.fsdp_module(target.root, target.attrs)])
+    """What `fully_shard(target)` makes true: the module is an `FSDPModule`, an item of a list
+    (`blocks[*]`, the one a loop binds) as a test of it finds it (a member, a module named at run
+    time, is one of several: nothing is said of any one of them)."""
+    return EMPTY if any(map(is_member, target.attrs)) else frozenset([paths.fsdp_module(target.root, target.attrs)])
 
 
 def _made_on(path: Path, target: Obj) -> Path:

@@ -399,6 +399,14 @@ def is_wildcard(attr: str) -> bool:
     return attr[:1] == "*"
 
 
+def is_member(attr: str) -> bool:
+    """Whether an attribute of a path is a member (a module named only at run time, `member`, or
+    `ANONYMOUS`): two lookups need not find one module, where the items of a list stay one item
+    (`path_must_cover`), the one a loop binds: what a test of one finds (`hasattr(model_container[0],
+    "set_requires_gradient_sync")`) and what `fully_shard` of one makes are about it."""
+    return attr[:1] == "*" and attr != WILDCARD
+
+
 def path_covers(outer: Obj, inner: Obj) -> bool:
     """True when `inner` may be `outer` or lie inside it (same root, `outer.attrs` a prefix, where
     a wildcard either side may be any attribute)."""

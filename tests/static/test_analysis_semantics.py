@@ -2677,3 +2677,34 @@ def test_an_optimizer_over_a_model_bound_on_two_arms_holds_each_on_its_arms_runs
     train = train.replace("USE", use)
     assert _lint({"model.py": model, "train.py": train.replace("INIT", "")}) == []
     assert _lint({"model.py": model, "train.py": train.replace("INIT", " and init")}) == [("train.py", 22, "FSD105")]
+
+
+def test_a_test_of_an_item_of_a_list_tells_of_the_item_until_it_is_sharded():
+    """`hasattr(parts[0], "set_requires_gradient_sync")` false: no `fully_shard` of the items
+    (the one a loop binds, `parts[*]`) ran, so FSDP1's `clip_grad_norm_` on that arm is no mistake;
+    an item sharded on that arm afterwards is an `FSDPModule` again."""
+    train = SHARD + """
+    import torch
+    from torch import nn
+
+    class Stages(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.parts = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+
+    def clip(stages):
+        fsdp_version = 2 if hasattr(stages.parts[0], "set_requires_gradient_sync") else 1
+        for part in stages.parts:
+            if fsdp_version == 1:
+                SHARD_HERE
+                part.clip_grad_norm_(1.0)
+
+    def main(use_fsdp2):
+        stages = Stages()
+        if use_fsdp2:
+            for part in stages.parts:
+                fully_shard(part)
+        clip(stages)
+    """
+    assert _lint({"train.py": train.replace("SHARD_HERE", "pass")}) == []
+    assert _lint({"train.py": train.replace("SHARD_HERE", "fully_shard(part)")}) == [("train.py", 16, "FSD203")]
