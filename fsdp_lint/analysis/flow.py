@@ -2563,17 +2563,26 @@ class Flow:
     def _choice_arguments(self, args: List[Value], keywords: Dict[Optional[str], Value]) -> List[Tuple[Union[int, Optional[str]], Value]]:
         """The arguments that are one of several configurations (`cfg = FSDPConfig(...) if a else
         None if b else ParallelConfig(...)`): every option None or an object of a setting class
-        (`Project.is_choice`), at least two of them. Which one the callee gets selects its path,
-        and a calling context holds one object's facts, not an `Either` of several: the call is
-        applied once per combination (`_apply_per_choice`). Empty when the combinations would be
-        more than `_MAX_CHOICES`."""
+        (`Project.is_choice`), or namespaces of options (`_namespaces`), at least two of them.
+        Which one the callee gets selects its path, and a calling context holds one object's
+        facts, not an `Either` of several: the call is applied once per combination
+        (`_apply_per_choice`). Empty when the combinations would be more than `_MAX_CHOICES`."""
         found: List[Tuple[Union[int, Optional[str]], Value]] = []
         combinations = 1
         for key, value in list(enumerate(args)) + list(keywords.items()):
-            if isinstance(value, Either) and len(value.options) > 1 and any(isinstance(o, Obj) for o in value.options) and self.project.is_choice(value):
+            if isinstance(value, Either) and len(value.options) > 1 and any(isinstance(o, Obj) for o in value.options) and (self.project.is_choice(value) or self._namespaces(value)):
                 found.append((key, value))
                 combinations *= len(value.options)
         return found if combinations <= _MAX_CHOICES else []
+
+    def _namespaces(self, value: Either) -> bool:
+        """Whether each option of an argument is a whole object of no known class that nothing
+        says is a module (`opts` from `parse_args()`, rebound on one arm by `opts =
+        parser.parse_args(preset)`): a namespace of options, whose attributes the callee tests
+        (`getattr(opts, "sharded", False)`). A callee's flag of a parameter that is one of several
+        objects is no flag of the caller's (`_mapped_flags`), so two calls given the one namespace
+        would test unrelated flags; applied once per object, each call's flags are its own."""
+        return all(isinstance(o, Obj) and not o.attrs and o.cls is None and not self.is_module(o) and not self.may_hold_shards(o) for o in value.options)
 
     def _apply_per_choice(
         self, node: nodes.NodeNG, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value],
