@@ -190,10 +190,10 @@ class MetaInitIncomplete(Rule):
             self._check_use(node, built, flow, "forward", flow.point(runs))
         if not run and isinstance(node.func, nodes.Attribute) and node.func.attrname == "step":
             receiver = flow.value(node.func.expr)
-            for owner in receiver.over if isinstance(receiver, Optimizer) else ():
+            for owner, runs in receiver.held() if isinstance(receiver, Optimizer) else ():  # each on the runs it holds that one
                 built = flow.meta_object(owner, inside=True)
                 if built is not None:
-                    self._check_use(node, built, flow, "`optimizer.step()`")
+                    self._check_use(node, built, flow, "`optimizer.step()`", flow.point(runs))
 
     def on_function_end(self, flow: Flow) -> None:
         self._reported = set()

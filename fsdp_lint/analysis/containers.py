@@ -5,12 +5,12 @@ walk state: the walker (`analysis.flow`) evaluates the expressions and asks thes
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from astroid import nodes
 
 from fsdp_lint.analysis import known_apis, truths
-from fsdp_lint.analysis.paths import Path
+from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
     ANONYMOUS,
     UNKNOWN,
@@ -297,11 +297,27 @@ def nonempty(value: Value) -> bool:
     return all(isinstance(o, Container) and bool(o.items) or isinstance(o, Iterable) and o.nonempty for o in options_of(value))
 
 
-def param_owners(value: Value, depth: int = 0) -> Tuple[Obj, ...]:
+def param_owners(value: Value) -> Tuple[Obj, ...]:
     """The modules whose parameters an optimizer's `params` argument carries."""
+    return tuple(owner for owner, _ in param_owners_on_runs(value))
+
+
+def param_owners_on_runs(value: Value) -> Tuple[Tuple[Obj, Path], ...]:
+    """`param_owners`, each with the branch outcomes every run on which the argument carries its
+    parameters takes (`net.parameters()` of a `net` bound on two arms: each module on its arm's
+    runs), so that an optimizer holds a model only on the runs that gave it that model."""
+    found: Dict[Obj, Path] = {}
+    for owner, runs in _param_owners_on_runs(value, EMPTY, 0):
+        found[owner] = found[owner] & runs if owner in found else runs  # each once, on what all its ways share
+    return tuple(found.items())
+
+
+def _param_owners_on_runs(value: Value, runs: Path, depth: int) -> Iterator[Tuple[Obj, Path]]:
     if isinstance(value, Params):
-        return (value.owner,)
-    if isinstance(value, (Container, Iterable, Either)) and depth < 4:
-        items = value.items if isinstance(value, Container) else value.options if isinstance(value, Either) else (value.element,)
-        return tuple(dict.fromkeys(owner for item in items for owner in param_owners(item, depth + 1)))  # each once
-    return ()
+        yield value.owner, runs
+    elif isinstance(value, Either) and depth < 4:
+        for option, guard in guarded_options(value):
+            yield from _param_owners_on_runs(option, runs | guard, depth + 1)
+    elif isinstance(value, (Container, Iterable)) and depth < 4:
+        for item in value.items if isinstance(value, Container) else (value.element,):
+            yield from _param_owners_on_runs(item, runs, depth + 1)

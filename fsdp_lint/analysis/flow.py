@@ -72,6 +72,7 @@ from fsdp_lint.analysis.values import (
     either,
     guarded,
     guarded_options,
+    is_member,
     is_wildcard,
     mapped_options,
     member,
@@ -223,7 +224,7 @@ class Flow:
         self.meta_steps: List[Tuple[Point, MetaKey, MetaState]] = []  # `to_empty`, initialisation (`meta_state`)
         self._implied: Dict[paths.Literal, Path] = {}  # the flags each test outcome fixes (`materialised`)
         self._returned_writes: List[Tuple[Obj, Value]] = []  # attributes of its own objects a `return` in an arm hands back
-        self._leaving: List[Point] = []  # where runs leave the function: its returns, its end (`_meta_summary`)
+        self._leaving: List[Tuple[Point, Value]] = []  # where runs leave the function, with what they return: its returns, its end (`_meta_summary`)
         self.stored: Set[Root] = set()
         # The modules whose code this walk could not enter (deferred calls, its own and its
         # callees'), and the functions of the tree it called: what the walk's validity and the
@@ -258,9 +259,9 @@ class Flow:
     def run(self) -> "Flow":
         if isinstance(self.scope, nodes.ClassDef):
             self._drive_lifecycle(self.scope)
-            self._leaving.append(self.point())
+            self._leaving.append((self.point(), UNKNOWN))
         elif self._block(self.scope.body) and not syntax.leaves(self.scope.body):
-            self._leaving.append(self.point())
+            self._leaving.append((self.point(), UNKNOWN))
         self._demand_deciding()
         if self.listener is not None:
             self.listener.on_function_end(self)
@@ -341,7 +342,7 @@ class Flow:
         call returned. What the caller said of the runs that call is not among them."""
         if not self._leaving:
             return EMPTY
-        return frozenset.intersection(*(point.path for point in self._leaving)) - self._entry_path
+        return frozenset.intersection(*(point.path for point, _ in self._leaving)) - self._entry_path
 
     def _as_returned(self, made: List[_Made], returning: Path) -> List[_Made]:
         """Shard events (or rebuilds) as a caller sees them once the call returned: what was made
@@ -355,7 +356,7 @@ class Flow:
             held = returning & item.path
             if isinstance(item, ShardEvent):
                 held -= _made_fsdp_module(item.target)
-            if held and all(item.seq < point.seq for point in self._leaving):
+            if held and all(item.seq < point.seq for point, _ in self._leaving):
                 item = replace(item, path=item.path - held)
             found.append(item)
         return found
@@ -560,9 +561,16 @@ class Flow:
         `must`, one whose target holds `obj` whichever modules their members are (`contains`)
         and that sharded it (`events_before`)."""
         point = before if isinstance(before, Point) else Point(self._seq + 1 if before is None else before, self.path)
+        # where the runs to the point found `obj` no `FSDPModule` (`hasattr(model_container[0],
+        # "set_requires_gradient_sync")` false), a shard that would cover it only by being it
+        # (an item or a member a wildcard stands for) sharded another module on them
+        plain = self.flag_value(point.path, obj.child(paths.FSDP_MODULE)) is False
         for event in self.events_before(point, must):
-            if self.contains(event.target, obj, at=event.seq, must=must):
-                return event
+            if not self.contains(event.target, obj, at=event.seq, must=must):
+                continue
+            if plain and not self.contains(event.target, obj, strict=True, at=event.seq, must=must):
+                continue  # it would be `obj` itself
+            return event
         return None
 
     def may_be_sharded(self, obj: Obj, before: Union[int, Point, None] = None) -> bool:
@@ -1259,8 +1267,7 @@ class Flow:
                 if isinstance(described, Truth) and any(map(paths.choices, described.when_true + described.when_false)):
                     self._chosen_outcomes[own] = described.when_true if taken else described.when_false
         for described, tested, value in test_flags(test, taken, self._described):
-            found = self.values[described]
-            found = found if isinstance(found, Truth) else truths.of_options(found, tested)
+            found = self._value_truth(described, tested)
             if found is not None:  # `if not tied:`, `if not loaded:`
                 fixed.extend(truths.arm_literals(found, value))
         presence, present = _negations_removed(test, taken)
@@ -1270,6 +1277,7 @@ class Flow:
             if by_options is not None:
                 fixed.extend(truths.arm_literals(by_options, present != tested[1]))
         fixed.extend(self._returned_flags(test, taken))
+        fixed.extend(self._disjunctions(test, taken))
         sharding = self._sharding_literal(test)
         if sharding is not None:  # `isinstance(model, FSDPModule)`: the runs that sharded it
             fixed.append(sharding if taken else (sharding[0], not sharding[1]))
@@ -1281,6 +1289,57 @@ class Flow:
         if fixed:
             self._implied[own] = frozenset(fixed)
         return frozenset([own, *fixed])
+
+    def _disjunctions(self, test: nodes.NodeNG, taken: bool) -> Path:
+        """What an arm of `and`/`or` that holds where one operand does (`a and b` not taken, `a or
+        b` taken) says: no run that takes the other arm gets here, each way of taking it a dead
+        literal. A run that kept the meta model (`os.path.isdir(path)` false, which bound `loaded =
+        False`) takes `if not loaded and not os.path.isdir(path):`, so its arm not taken is on no
+        such run. Of an arm that holds with every operand, those of its operands."""
+        test, taken = _negations_removed(test, taken)
+        if not isinstance(test, nodes.BoolOp):
+            return EMPTY
+        if (test.op == "and") == taken:
+            return frozenset().union(*(self._disjunctions(operand, taken) for operand in test.values))
+        return truths.arm_literals(self._test_truth(test), taken)
+
+    def _test_truth(self, test: nodes.NodeNG) -> Truth:
+        """A test described by the runs that decide it (`not`, `and`, `or` as Python combines its
+        operands): each operand by its own outcome, by the flags that say that outcome whole, and
+        by the description of its value (a helper's `tied`, a name bound on several arms)."""
+        test, value = _negations_removed(test, True)
+        if isinstance(test, nodes.BoolOp):
+            found = (truths.disjunction if test.op == "or" else truths.conjunction)([self._test_truth(operand) for operand in test.values])
+        else:
+            found = Truth(self._ways_to(test, True), self._ways_to(test, False))
+        return found if value else truths.negated(found)
+
+    def _ways_to(self, test: nodes.NodeNG, taken: bool) -> truths.Alternatives:
+        """Conjunctions each of which takes the `taken` arm of a test that is no `and`/`or`."""
+        ways: List[Path] = [frozenset([paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)])]
+        flagged = exact_flags(test, taken, self._flag_subject)
+        if flagged:
+            ways.append(frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in self._through_getters(flagged)))
+        found = [(self._value_truth(expr, tested), outcome) for expr, tested, outcome in exact_flags(test, taken, self._described) or []]
+        if found and all(value is not None for value, _ in found):
+            ways.extend(truths.all_of([value.when_true if outcome else value.when_false for value, outcome in found]))  # type: ignore[union-attr]
+        return tuple(ways)
+
+    def _value_truth(self, expr: nodes.NodeNG, tested: paths.Test) -> Optional[Truth]:
+        """Whether the described value of `expr` passes `tested` (a helper's `tied`; a name bound
+        on several arms, by the runs of each: `truths.of_options`), each condition without a
+        test's own outcome where the flags that say it whole stand beside it: they are one
+        outcome, and the flags alone are what a shard event or a caller's test shares
+        (`fsdp_algorithm = 2` where `hasattr(model, "set_requires_gradient_sync")`)."""
+        found = self.values[expr]
+        found = found if isinstance(found, Truth) else truths.of_options(found, tested)
+        if found is None:
+            return None
+        return Truth(tuple(map(self._flags_for_own, found.when_true)), tuple(map(self._flags_for_own, found.when_false)))
+
+    def _flags_for_own(self, condition: Path) -> Path:
+        own = [literal for literal in condition if literal in self._captured and self._captured[literal] <= condition]
+        return condition.difference(own) if own else condition
 
     def _returned_flags(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The flags of objects that every run on which `test` is `taken` has, where its value is
@@ -1541,7 +1600,7 @@ class Flow:
         if tested is not None:
             options = options_of(self.value(tested))
             module = self.canonical(options[0]) if len(options) == 1 and isinstance(options[0], Obj) else None
-            if module is None or any(map(is_wildcard, module.attrs)):
+            if module is None or any(map(is_member, module.attrs)):
                 return None
             return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
@@ -1637,7 +1696,7 @@ class Flow:
                 self._returned_writes.extend(w for w in _reached(self._attribute_writes()[1], [returned]) if w not in self._returned_writes)
             self.returns.append(returned)
             self._returned_at.append(self._object_path())
-            self._leaving.append(self.point())
+            self._leaving.append((self.point(), returned))
         elif isinstance(node, nodes.If):
             tested, narrowed = self._tested(node.test)
             if isinstance(tested, Constant):
@@ -2283,11 +2342,8 @@ class Flow:
                 ], [guard for _, guard in guarded_options(self.value(func.expr))])
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
         if optimizer is not None:
-            params = args[0] if args else keywords.get("params", UNKNOWN)
-            owners = containers.param_owners(params)
-            if owners:
-                return self._optimizer_built(Optimizer(tuple(self.canonical(o) for o in owners), node, optimizer))
-            return UNKNOWN
+            found = self._optimizer_over(args[0] if args else keywords.get("params", UNKNOWN), node, optimizer)
+            return self._optimizer_built(found) if found is not None else UNKNOWN
         getter = known_apis.state_dict_getter(qname)
         if getter is not None:
             return self._state_dict_getter(node, getter, args, keywords)
@@ -2329,10 +2385,10 @@ class Flow:
         if isinstance(func, nodes.Attribute) and func.attrname in known_apis.PRETRAINED_FACTORIES and qname and qname.startswith("transformers."):
             return Fresh("transformers.PreTrainedModel")
         self._escape(args, keywords)
-        owners = containers.param_owners(args[0]) if args and not (qname or "").startswith("torch.") else ()  # torch's optimizers are its classes
-        if owners:
+        torch_code = (qname or "").startswith("torch.")  # torch's optimizers are its classes
+        candidate = self._optimizer_over(args[0], node, syntax.callee_name(func)) if args and not torch_code else None
+        if candidate is not None:
             # Unknown code given parameters: an optimizer if the code later steps it.
-            candidate = Optimizer(tuple(self.canonical(o) for o in owners), node, syntax.callee_name(func))
             self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
             return candidate
         return Fresh(None)
@@ -2644,20 +2700,39 @@ class Flow:
         self._join(ends)
         return guarded(results)
 
-    def _choice_arguments(self, args: List[Value], keywords: Dict[Optional[str], Value]) -> List[Tuple[Union[int, Optional[str]], Value]]:
+    def _choice_arguments(
+        self, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value],
+    ) -> List[Tuple[Union[int, Optional[str]], Value]]:
         """The arguments that are one of several configurations (`cfg = FSDPConfig(...) if a else
         None if b else ParallelConfig(...)`): every option None or an object of a setting class
-        (`Project.is_choice`), at least two of them. Which one the callee gets selects its path,
-        and a calling context holds one object's facts, not an `Either` of several: the call is
-        applied once per combination (`_apply_per_choice`). Empty when the combinations would be
-        more than `_MAX_CHOICES`."""
+        (`Project.is_choice`), or namespaces of options that `func` tests (`_namespaces`), at least two of them.
+        Which one the callee gets selects its path, and a calling context holds one object's
+        facts, not an `Either` of several: the call is applied once per combination
+        (`_apply_per_choice`). Empty when the combinations would be more than `_MAX_CHOICES`."""
         found: List[Tuple[Union[int, Optional[str]], Value]] = []
         combinations = 1
         for key, value in list(enumerate(args)) + list(keywords.items()):
-            if isinstance(value, Either) and len(value.options) > 1 and any(isinstance(o, Obj) for o in value.options) and self.project.is_choice(value):
+            several = isinstance(value, Either) and len(value.options) > 1 and any(isinstance(o, Obj) for o in value.options)
+            if several and (self.project.is_choice(value) or self._tested_by(func, receiver, args, keywords, value) and self._namespaces(value)):  # type: ignore[arg-type]
                 found.append((key, value))
                 combinations *= len(value.options)
         return found if combinations <= _MAX_CHOICES else []
+
+    def _namespaces(self, value: Either) -> bool:
+        """Whether each option of an argument is a whole object of no known class that nothing
+        says is a module (`opts` from `parse_args()`, rebound on one arm by `opts =
+        parser.parse_args(preset)`): a namespace of options, whose attributes the callee tests
+        (`getattr(opts, "sharded", False)`). A callee's flag of a parameter that is one of several
+        objects is no flag of the caller's (`_mapped_flags`), so two calls given the one namespace
+        would test unrelated flags; applied once per object, each call's flags are its own."""
+        return all(isinstance(o, Obj) and not o.attrs and o.cls is None and not self.is_module(o) and not self.may_hold_shards(o) for o in value.options)
+
+    def _tested_by(self, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value], value: Value) -> bool:
+        """Whether `func` tests an attribute of the parameter `value` is bound to: only there does
+        which object it is tell its runs apart (a namespace passed on untested costs a walk per
+        object for nothing: accelerate 28 -> 45 CPU s)."""
+        tested = syntax.attribute_tested(func)
+        return bool(tested) and any(bound is value and name in tested for name, bound in self._bound_arguments(func, receiver, args, keywords).items())
 
     def _apply_per_choice(
         self, node: nodes.NodeNG, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value],
@@ -2677,6 +2752,15 @@ class Flow:
             return self._apply_summary(node, func, receiver, given, named)
 
         return self._alternatives(node, [lambda chosen=chosen: run(chosen) for chosen, _ in combinations], [runs for _, runs in combinations])
+
+    def _optimizer_over(self, params: Value, node: nodes.NodeNG, cls_name: str) -> Optional[Optimizer]:
+        """An optimizer built at `node` over the parameters `params` carries, each module on the
+        runs that give it; None where they are no module's the walk knows."""
+        held = containers.param_owners_on_runs(params)
+        if not held:
+            return None
+        runs = tuple(runs for _, runs in held)
+        return Optimizer(tuple(self.canonical(owner) for owner, _ in held), node, cls_name, runs if any(runs) else ())
 
     def _optimizer_built(self, optimizer: Optimizer) -> Optimizer:
         self.optimizers.append(OptimizerBuilt(self._tick(), optimizer, self.path))
@@ -3356,8 +3440,9 @@ class Flow:
         for key in self.meta_objects:
             built = self.is_local(key[0])
             floor = MetaState.META if built else MetaState.NONE
-            reached = [(self._least(key, point, floor, not built), point) for point in self._leaving]
-            most = max((state for point in self._leaving for _, state in self._steps_to(key, point, not built)), default=floor)
+            leaving = [kept for point, returned in self._leaving for kept in (self._kept_at(key, point, returned) if built else [point])]
+            reached = [(self._least(key, point, floor, not built), point) for point in leaving]
+            most = max((state for point, _ in self._leaving for _, state in self._steps_to(key, point, not built)), default=floor)
             if most == MetaState.NONE:
                 continue  # a caller's object this walk did nothing to
             (least, run), point = min(reached, key=lambda found: found[0][0], default=((most, EMPTY), self.point()))
@@ -3365,6 +3450,20 @@ class Flow:
             run = run | frozenset(literal for literal in point.path if paths.decidable(literal))
             summary[key] = Materialised(least, most, self._summary_short(self._with_fixes(run)) if least < most else EMPTY)
         return summary
+
+    def _kept_at(self, key: MetaKey, point: Point, returned: Value) -> List[Point]:
+        """Where a run that leaves at `point` still holds the object the walk built as `key`: where
+        the value it returns gives it as one of several, bound on some arms (`model` rebound to
+        a loaded model where a directory is given), only on the runs that give it; where anything
+        else holds it (an attribute, unknown code), or no option gives it, at `point`."""
+        root = key[0]
+        held = [guard for option, guard in guarded_options(returned) if any(obj.root == root for obj in related_objects(option))]
+        if not held or not all(held) or root in self.escaped:
+            return [point]
+        for (owner, _), value in self.attr_env.items():
+            if owner != root and any(obj.root == root for obj in related_objects(value)):
+                return [point]
+        return [Point(point.seq, point.path | guard) for guard in held]
 
     def _summary_short(self, run: Path) -> Path:
         """A short run as a summary hands it back: its flags about the caller's objects as they
@@ -3467,7 +3566,7 @@ class Flow:
         """What calling `func` does here; with `at_exit`, what a `@contextmanager` does after its
         `yield`, where the `with` block that `node` entered ends."""
         if not at_exit:
-            choices = self._choice_arguments(args, keywords)
+            choices = self._choice_arguments(func, receiver, args, keywords)
             if choices:
                 return self._apply_per_choice(node, func, receiver, args, keywords, choices)
         bound = self._bound_arguments(func, receiver, args, keywords)
@@ -3714,9 +3813,10 @@ def _shared(alternatives: Optional[truths.Alternatives]) -> Path:
 
 
 def _made_fsdp_module(target: Obj) -> Path:
-    """What `fully_shard(target)` makes true: the module is an `FSDPModule` (a module a
-    wildcard stands for is one of several: nothing is said of any one of them)."""
-    return EMPTY if any(map(is_wildcard, target.attrs)) else frozenset([paths.fsdp_module(target.root, target.attrs)])
+    """What `fully_shard(target)` makes true: the module is an `FSDPModule`, an item of a list
+    (`blocks[*]`, the one a loop binds) as a test of it finds it (a member, a module named at run
+    time, is one of several: nothing is said of any one of them)."""
+    return EMPTY if any(map(is_member, target.attrs)) else frozenset([paths.fsdp_module(target.root, target.attrs)])
 
 
 def _travels(value: Optional[Value]) -> bool:

@@ -6,7 +6,8 @@ the project (`analysis.project`).
 
 from __future__ import annotations
 
-from typing import List, Optional, Union
+import functools
+from typing import FrozenSet, List, Optional, Union
 
 from astroid import nodes
 
@@ -152,3 +153,20 @@ def entered_by_with(call: nodes.NodeNG) -> bool:
         node = node.parent
     parent = node.parent
     return isinstance(parent, (nodes.With, nodes.AsyncWith)) and any(item is node for item, _ in parent.items)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def attribute_tested(func: nodes.FunctionDef) -> FrozenSet[str]:
+    """The names whose attributes a test of `func` reads (an `if`, `while` or conditional
+    expression of its own, not of a nested function): `args.fsdp`, `getattr(args, "fsdp",
+    False)`, `hasattr(args, "fsdp")`."""
+    found = set()
+    for statement in func.nodes_of_class((nodes.If, nodes.While, nodes.IfExp)):
+        if statement.scope() is not func:
+            continue
+        for node in statement.test.nodes_of_class((nodes.Attribute, nodes.Call)):
+            if isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name):
+                found.add(node.expr.name)
+            elif isinstance(node, nodes.Call) and getattr(node.func, "name", None) in ("getattr", "hasattr") and node.args and isinstance(node.args[0], nodes.Name):
+                found.add(node.args[0].name)
+    return frozenset(found)

@@ -88,11 +88,19 @@ class Params:
 
 @dataclass(frozen=True, slots=True)
 class Optimizer:
-    """An optimizer over the parameters of `over`, built at `node` (or by the helper called at it)."""
+    """An optimizer over the parameters of `over`, built at `node` (or by the helper called at it).
+    `runs`, where the walk that built it knows them: for each of `over`, the branch outcomes every
+    run on which it holds that one takes (`AdamW(net.parameters())` of a `net` bound on two arms);
+    empty: it holds each on every run."""
 
     over: Tuple[Obj, ...]
     node: nodes.NodeNG
     cls_name: str
+    runs: Tuple[FrozenSet[tuple], ...] = ()
+
+    def held(self) -> Tuple[Tuple[Obj, FrozenSet[tuple]], ...]:
+        """Each module it is over, with the runs on which it holds that one."""
+        return tuple(zip(self.over, self.runs)) if self.runs else tuple((owner, frozenset()) for owner in self.over)
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,6 +402,14 @@ def member(lookup: str) -> str:
 def is_wildcard(attr: str) -> bool:
     """Whether an attribute of a path is one the code does not name (an item or a member)."""
     return attr[:1] == "*"
+
+
+def is_member(attr: str) -> bool:
+    """Whether an attribute of a path is a member (a module named only at run time, `member`, or
+    `ANONYMOUS`): two lookups need not find one module, where the items of a list stay one item
+    (`path_must_cover`), the one a loop binds: what a test of one finds (`hasattr(model_container[0],
+    "set_requires_gradient_sync")`) and what `fully_shard` of one makes are about it."""
+    return attr[:1] == "*" and attr != WILDCARD
 
 
 def path_covers(outer: Obj, inner: Obj) -> bool:

@@ -2761,3 +2761,89 @@ def test_calling_an_object_runs_its_classs_call_or_forward_with_the_callers_fact
         return loss
     """
     assert _lint({"losses.py": files["losses.py"], "train.py": before}) == []
+
+
+@pytest.mark.parametrize("step_first", [False, True])
+def test_an_optimizer_over_a_model_bound_on_two_arms_holds_each_on_its_arms_runs(step_first):
+    """`net` is the meta model where no directory is given and a loaded one where it is, and the
+    arm an `and` skips (`not loaded and not os.path.isdir(path)` false) is a disjunction that no
+    run keeping the meta model takes: neither the forward nor `optimizer.step()` (an optimizer
+    over `net.parameters()` holds the meta model only on its runs) is reported. With a third
+    operand that such a run may fail (`and init`), both are."""
+    model = """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.Linear(8, 8) for _ in range(2)])
+
+        def forward(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return x
+
+        @classmethod
+        def from_pretrained(cls, path):
+            net = cls()
+            net.load_state_dict(torch.load(path))
+            return net
+    """
+    train = SHARD + """
+    import os
+    import torch
+    from model import Net
+
+    def main(pretrained, init):
+        with torch.device("meta"):
+            net = Net()
+        loaded = False
+        if os.path.isdir(pretrained):
+            net = Net.from_pretrained(pretrained)
+            loaded = True
+        for block in net.blocks:
+            fully_shard(block)
+        fully_shard(net)
+        if not loaded and not os.path.isdir(pretrained)INIT:
+            net.to_empty(device="cpu")
+            for block in net.blocks:
+                block.reset_parameters()
+        optimizer = torch.optim.AdamW(net.parameters())
+        USE
+    """
+    use = "optimizer.step()" if step_first else "net(torch.randn(2, 8)).sum().backward()"
+    train = train.replace("USE", use)
+    assert _lint({"model.py": model, "train.py": train.replace("INIT", "")}) == []
+    assert _lint({"model.py": model, "train.py": train.replace("INIT", " and init")}) == [("train.py", 22, "FSD105")]
+
+
+def test_a_test_of_an_item_of_a_list_tells_of_the_item_until_it_is_sharded():
+    """`hasattr(parts[0], "set_requires_gradient_sync")` false: no `fully_shard` of the items
+    (the one a loop binds, `parts[*]`) ran, so FSDP1's `clip_grad_norm_` on that arm is no mistake;
+    an item sharded on that arm afterwards is an `FSDPModule` again."""
+    train = SHARD + """
+    import torch
+    from torch import nn
+
+    class Stages(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.parts = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+
+    def clip(stages):
+        fsdp_version = 2 if hasattr(stages.parts[0], "set_requires_gradient_sync") else 1
+        for part in stages.parts:
+            if fsdp_version == 1:
+                SHARD_HERE
+                part.clip_grad_norm_(1.0)
+
+    def main(use_fsdp2):
+        stages = Stages()
+        if use_fsdp2:
+            for part in stages.parts:
+                fully_shard(part)
+        clip(stages)
+    """
+    assert _lint({"train.py": train.replace("SHARD_HERE", "pass")}) == []
+    assert _lint({"train.py": train.replace("SHARD_HERE", "fully_shard(part)")}) == [("train.py", 16, "FSD203")]
