@@ -283,13 +283,7 @@ class Project:
                 # a configuration object passed on (`Trainer(parallelism_config=...)`): its class
                 # and which options it holds, of which classes, select the code path
                 cls = facts.cls if class_values.is_setting_class(self, facts.cls) else None
-                # and the flags inside it that the callee's walk tests (`load_monolith_rank0_only`
-                # False), whatever calls came first
-                tested = self.attributes_tested(func)
-                chosen = tuple(
-                    (attrs, value) for attrs, value in facts.attrs
-                    if self.is_choice(value) or attrs and attrs[-1] in tested and isinstance(value, Constant) and isinstance(value.value, bool)
-                )
+                chosen = tuple((attrs, value) for attrs, value in facts.attrs if self.is_choice(value))
                 # a module's class only names it, but its kind decides `if models:` and
                 # `isinstance(models, list)`, at no more contexts than two
                 plain = facts.plain or cls is None and class_values.plain_module(self, facts.cls)
