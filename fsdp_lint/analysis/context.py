@@ -20,7 +20,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.paths import EMPTY, Path, Test
 from fsdp_lint.analysis.values import (
-    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Unknown, Value, either, guarded_options, member,
+    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Value, either, guarded_options, member,
 )
 
 if TYPE_CHECKING:
@@ -379,20 +379,3 @@ class CreatedInstances:
         """Where in the caller's walk the call that created an object of this instance ran (its
         sequence number: the application); None for an object the walk built itself."""
         return self._applications[-instance - 1] if instance < 0 else None
-
-
-def relative_value(value: Value, base: Obj, param_root: Root, depth: int = 0) -> Optional[Value]:
-    """`value` (a caller's) in terms of a callee parameter bound to `base`, where it lies inside
-    `base`; other objects stay as they are (None when nothing of it can be expressed)."""
-    if depth > 4:
-        return None
-    if isinstance(value, Obj):
-        if value.root == base.root and value.attrs[: len(base.attrs)] == base.attrs:
-            return Obj(param_root, value.attrs[len(base.attrs):], value.cls)
-        return value
-    if isinstance(value, Optimizer):
-        over = tuple(o for o in (relative_value(obj, base, param_root, depth + 1) for obj in value.over) if isinstance(o, Obj))
-        return Optimizer(over, value.node, value.cls_name) if over else None
-    if isinstance(value, (Unknown,)):
-        return None
-    return value

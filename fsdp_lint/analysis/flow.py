@@ -30,7 +30,7 @@ from fsdp_lint.analysis import class_values, containers, deciding_modules, envir
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
-    ShardEvent, Summary, relative_value,
+    ShardEvent, Summary,
 )
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
