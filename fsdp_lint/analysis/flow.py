@@ -2929,6 +2929,9 @@ class Flow:
         for name, value in keywords.items():
             if name in names:
                 bound[name] = value
+        for name, value in _splatted(keywords.get(None)):  # `**state`, a dict whose keys are known
+            if name in names and name not in bound:
+                bound[name] = value
         for name, default in syntax.defaults(arguments):
             if name not in bound and isinstance(default, (nodes.Name, nodes.Attribute, nodes.Const)):
                 value = self._eval(default)
@@ -4053,6 +4056,15 @@ def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
         paths.flag(_param_root(scope, holder) if isinstance(holder, str) else holder, attrs, value, test)
         for holder, attrs, test, value in conditions
     )
+
+
+def _splatted(value: Optional[Value]) -> List[Tuple[str, Value]]:
+    """The keyword arguments `**value` passes, where it is one dict whose keys are known
+    constants (`save(step=step, **self.training_state)`, a property returning a dict literal)."""
+    found = options_of(value) if value is not None else []
+    if len(found) != 1 or not isinstance(found[0], Container) or found[0].keys is None:
+        return []
+    return [(key, item) for key, item in zip(found[0].keys, found[0].items) if isinstance(key, str)]
 
 
 def _handed(value: Value) -> Value:
