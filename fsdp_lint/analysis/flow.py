@@ -42,6 +42,7 @@ from fsdp_lint.analysis.values import (
     GATHERED,
     UNKNOWN,
     WILDCARD,
+    WORLD_SIZE,
     BoundMethod,
     ClassRef,
     Constant,
@@ -62,6 +63,7 @@ from fsdp_lint.analysis.values import (
     StateDict,
     Truth,
     Unknown,
+    WorldSize,
     Value,
     anonymous,
     anonymous_attrs,
@@ -1626,7 +1628,7 @@ class Flow:
         name = environment.read_name(node, self.qualified_name(read))
         if name is None or name in self.project.environment_written:
             return None
-        return environment.variable(name)
+        return WORLD_SIZE if name == known_apis.WORLD_SIZE_VARIABLE else environment.variable(name)
 
     def _read_attribute(self, call: nodes.NodeNG) -> Optional[Obj]:
         """The attribute of an object a call (or a subscript) returns as it is, or a false
@@ -2259,6 +2261,10 @@ class Flow:
         read = self._environment_read(node, func)
         if read is not None:
             return read
+        if qname in known_apis.WORLD_SIZE_GETTERS and not args and not keywords:
+            return WORLD_SIZE
+        if qname in known_apis.DISTRIBUTED_RUN_TESTS:
+            return constant(True)
         first = args[0] if args else keywords.get("module", UNKNOWN)
         if self.shards(qname) or isinstance(func_value, ShardFunction):
             seq = self._tick()
@@ -3087,7 +3093,7 @@ class Flow:
                 stored = self._optimizer_as_stored(option, base, root)
                 if stored is not None:
                     options.append((anonymous(stored), guard))
-            elif isinstance(option, (ShardFunction, Options, Constant, Gathered)):
+            elif isinstance(option, (ShardFunction, Options, Constant, Gathered, WorldSize)):
                 if not isinstance(option, Constant) or option.travels:
                     options.append((option, guard))
             elif contained(option, StateDict):
@@ -3151,7 +3157,7 @@ class Flow:
         rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag, a
         full state dict), or one that refers to objects something happened to. Others would only make each call site a
         context of its own."""
-        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef, Gathered)):
+        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef, Gathered, WorldSize)):
             return not isinstance(value, Constant) or value.travels
         if isinstance(value, (Unknown, Fresh)):
             return False
@@ -3352,7 +3358,7 @@ class Flow:
             elif isinstance(option, Constant):
                 if not option.travels:
                     return False
-            elif not isinstance(option, (Options, ShardFunction)):
+            elif not isinstance(option, (Options, ShardFunction, WorldSize)):
                 return False
         return True
 
@@ -3562,7 +3568,7 @@ class Flow:
                     return True
                 if self.deferred_module(self.canonical(option)) is not None:
                     return True  # a result of code not entered: a method called on it is a call into that code
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container, Constant)):
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container, Constant, WorldSize)):
                 if not isinstance(option, Constant) or option.travels:
                     return True
         return False
