@@ -2910,11 +2910,12 @@ class Flow:
 
     def _may_shard(self, value: Value) -> bool:
         """Whether a value handed to a call is a function that may shard: `fully_shard` itself (or
-        a partial of it), or a function of the tree whose module is entered (the byte scan found
-        the sharding APIs there): `configure_model(model, shard_fn=shard_model)`."""
+        a partial of it), or a function of an entered module that calls one (`Project.may_shard`):
+        `configure_model(model, shard_fn=shard_model)`."""
         if isinstance(value, ShardFunction):
             return True
-        return isinstance(value, Partial) and isinstance(self.project.callable_for_flow(value.qname), nodes.FunctionDef)
+        target = self.project.callable_for_flow(value.qname) if isinstance(value, Partial) else None
+        return isinstance(target, nodes.FunctionDef) and self.project.may_shard(target)
 
     def _bound_arguments(self, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Dict[str, Value]:
         """Parameter name -> argument value, as Python binds them; a default counts when it is a
