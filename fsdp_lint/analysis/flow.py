@@ -2919,7 +2919,8 @@ class Flow:
 
     def _bound_arguments(self, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Dict[str, Value]:
         """Parameter name -> argument value, as Python binds them; a default counts when it is a
-        name or a constant (other defaults, and `*args`/`**kwargs`, stay unknown)."""
+        name or a constant and no `**` of unknown contents may give the parameter (other
+        defaults, and `*args`/`**kwargs`, stay unknown)."""
         arguments = func.args
         positional = [a.name for a in list(arguments.posonlyargs or []) + list(arguments.args or [])]
         is_method = isinstance(func.parent, nodes.ClassDef) and not syntax.is_staticmethod(func)
@@ -2936,10 +2937,11 @@ class Flow:
         for name, value in keywords.items():
             if name in names:
                 bound[name] = value
-        for name, value in _splatted(keywords.get(None)):  # `**state`, a dict whose keys are known
+        spread = _splatted(keywords[None]) if None in keywords else []
+        for name, value in spread or ():  # `**state`, a dict whose keys are known
             if name in names and name not in bound:
                 bound[name] = value
-        for name, default in syntax.defaults(arguments):
+        for name, default in syntax.defaults(arguments) if spread is not None else ():  # (a `**` of unknown contents may give any)
             if name not in bound and isinstance(default, (nodes.Name, nodes.Attribute, nodes.Const)):
                 value = self._eval(default)
                 if not isinstance(value, Unknown):
@@ -4065,12 +4067,13 @@ def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
     )
 
 
-def _splatted(value: Optional[Value]) -> List[Tuple[str, Value]]:
+def _splatted(value: Value) -> Optional[List[Tuple[str, Value]]]:
     """The keyword arguments `**value` passes, where it is one dict whose keys are known
-    constants (`save(step=step, **self.training_state)`, a property returning a dict literal)."""
-    found = options_of(value) if value is not None else []
+    constants (`save(step=step, **self.training_state)`, a property returning a dict literal);
+    None where what it holds is not known."""
+    found = options_of(value)
     if len(found) != 1 or not isinstance(found[0], Container) or found[0].keys is None:
-        return []
+        return None
     return [(key, item) for key, item in zip(found[0].keys, found[0].items) if isinstance(key, str)]
 
 
