@@ -2874,8 +2874,8 @@ class Flow:
         def of(option: Value) -> Value:  # the state dict of each module the argument may be
             if not isinstance(option, Obj):
                 return UNKNOWN
-            if getter == "get_state_dict":
-                return Container((StateDict(option),) + ((StateDict(optim),) if isinstance(optim, Optimizer) else ()))
+            if getter == "get_state_dict":  # (the model's, the optimizers'): a pair whatever optimizers it is given
+                return Container((StateDict(option), StateDict(optim) if isinstance(optim, Optimizer) else UNKNOWN))
             return StateDict(option)
 
         return mapped_options(module, of)
