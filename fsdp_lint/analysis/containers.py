@@ -35,6 +35,7 @@ from fsdp_lint.analysis.values import (
     guarded_options,
     mapped_options,
     options_of,
+    runs_through,
     size,
 )
 
@@ -295,9 +296,11 @@ def constant_truth(value: Value) -> Optional[bool]:
 
 
 def nonempty(value: Value) -> bool:
-    """Whether iterating `value` produces one element at least, whichever value it may be: a
-    literal list with items, an iterable known to."""
-    return all(isinstance(o, Container) and bool(o.items) or isinstance(o, Iterable) and o.nonempty for o in options_of(value))
+    """Whether a comprehension over `value` produces one element at least, whichever value it
+    may be: a loop over it runs through (`runs_through`), or it is a container whose items stand
+    for one at least (`{type(m).__name__: m for m in models}` of a literal list, its keys maybe
+    coinciding)."""
+    return all(runs_through(o) or isinstance(o, Container) and bool(o.items) for o in options_of(value))
 
 
 def param_owners(value: Value) -> Tuple[Obj, ...]:

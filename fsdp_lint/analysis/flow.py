@@ -2562,6 +2562,8 @@ class Flow:
                 each.append(False)
             elif isinstance(option, Gathered) and all(name in known_apis.DTENSOR_CLASSES for name in tested):
                 each.append(False)  # what a full state dict holds is gathered: no DTensor
+            elif isinstance(option, Params) and all(name in known_apis.DTENSOR_CLASSES for name in tested):
+                each.append(self._parameters_are_dtensors(option.owner))  # `any(isinstance(p, DTensor) for p in model.parameters())`
             elif isinstance(option, Obj):
                 each.append(self._instance_of(option, tested, at))  # type: ignore[arg-type]
             elif isinstance(option, Container) and option.keys is not None and all(class_values.class_named(self.project, name) for name in tested):
@@ -2572,6 +2574,14 @@ class Flow:
         if len(answers) == 1 and None not in answers:
             return Constant(answers.pop())
         return _described_by_options(value, each)
+
+    def _parameters_are_dtensors(self, owner: Obj) -> Optional[bool]:
+        """Whether a parameter of `owner` is a DTensor: each is where `owner`, or a module around
+        it, is sharded on every run to here (a unit's parameters are its shards); none is where
+        nothing in it is sharded on any run. None otherwise (some of its modules sharded)."""
+        if self.sharded_here(owner, must=True) is not None:
+            return True
+        return False if self.provably_unsharded(owner) else None
 
     def _tested_class(self, expr: nodes.NodeNG) -> Optional[str]:
         """The qualified name of a class an instance test names: a builtin type by its module

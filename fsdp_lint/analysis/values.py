@@ -311,10 +311,11 @@ def size(value: "Value") -> "Value":
 def runs_through(value: "Value") -> bool:
     """Whether a loop over `value` runs once at least, whatever it may be: each option a
     container known to hold an item (a dict of known keys, exact items), an iterable known to
-    produce one, or a state dict (which holds an entry wherever it holds a tensor; where it
-    holds none, no rule cares what the loop did to it)."""
+    produce one, or a state dict or a module's parameters (which hold an entry wherever they
+    hold a tensor; where they hold none, no rule cares what the loop did: `any(isinstance(p,
+    DTensor) for p in model.parameters())` of a module with none says nothing of its sharding)."""
     return all(
-        isinstance(o, Container) and o.items and (o.exact or o.keys) or isinstance(o, Iterable) and o.nonempty or isinstance(o, StateDict)
+        isinstance(o, Container) and o.items and (o.exact or o.keys) or isinstance(o, Iterable) and o.nonempty or isinstance(o, (StateDict, Params))
         for o in options_of(value)
     )
 
