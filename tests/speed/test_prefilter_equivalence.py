@@ -247,7 +247,8 @@ SCREENED: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
     "clip_grad_norm_ in a helper given the sharded model": (
         {
             "helpers.py": "import torch\n\ndef clip(model, rank):\n    if rank == 0:\n        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n",
-            "train.py": SHARD + "from helpers import clip\nmodel = Net()\nfully_shard(model)\nclip(model, 0)\n",
+            # (the rank passed as a constant would be the same on every rank: `clip(model, 0)` is clean)
+            "train.py": SHARD + "import torch.distributed as dist\nfrom helpers import clip\nmodel = Net()\nfully_shard(model)\nclip(model, dist.get_rank())\n",
         },
         [("helpers.py", "FSD206")],
     ),
