@@ -400,10 +400,20 @@ def constructs_module(qname: Optional[str]) -> bool:
     return last[:1].isupper() and last not in ("Parameter", "Buffer")
 
 
+# The parameters a torch.nn leaf module of `PARAMETERISED_LEAVES` is built with (torch 2.13).
+LEAF_PARAMETERS = ("weight", "bias")
+
+
 def leaf_parameter(cls: Optional[str], attr: str) -> bool:
     """Whether `attr` of a module of class `cls` is one of the parameters a torch.nn leaf module
     is built with (`nn.Linear(...).weight`, `.bias`): a tensor, not a submodule."""
-    return bool(cls) and cls.startswith(LEAF_MODULE_PREFIX) and cls.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES and attr in ("weight", "bias")
+    return bool(cls) and cls.startswith(LEAF_MODULE_PREFIX) and cls.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES and module_parameter(attr)
+
+
+def module_parameter(attr: str) -> bool:
+    """Whether `attr` names a parameter of a module of a class nothing is known of: the leaf
+    modules' `weight` and `bias`, which the modules of other classes hold through them."""
+    return attr in LEAF_PARAMETERS
 
 
 # Calls that pick this process's accelerator (or hand the job to a launcher/framework that does).

@@ -2847,3 +2847,21 @@ def test_a_test_of_an_item_of_a_list_tells_of_the_item_until_it_is_sharded():
     """
     assert _lint({"train.py": train.replace("SHARD_HERE", "pass")}) == []
     assert _lint({"train.py": train.replace("SHARD_HERE", "fully_shard(part)")}) == [("train.py", 16, "FSD203")]
+
+
+def test_a_tie_is_an_assignment_of_a_parameter_not_of_a_configuration_number():
+    # what a function assigns between two attributes of the model it shards: a module's weight
+    # set to another's shares that parameter; a configuration's number copied shares nothing
+    copied = """
+    from torch.distributed.fsdp import fully_shard
+
+    def build(model):
+        model.config.hidden_size = model.language_model.config.hidden_size
+        for layer in model.language_model.layers:
+            fully_shard(layer)
+        fully_shard(model.language_model)
+        fully_shard(model)
+    """
+    assert _lint({"build.py": copied}) == []
+    tied = copied.replace("model.config.hidden_size = model.language_model.config.hidden_size", "model.lm_head.weight = model.language_model.embed.weight")
+    assert _lint({"build.py": tied}) == [("build.py", 9, "FSD104")]
