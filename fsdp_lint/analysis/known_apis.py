@@ -41,7 +41,11 @@ INERT_METHODS = SELF_RETURNING_METHODS | frozenset(
 # `torch.compile(module)` returns an `OptimizedModule` around the module (`COMPILED_MODULES`),
 # which the analysis takes for the module itself: its parameters, its sharding. Where the walk
 # compiled an object it does not decide whether it is the wrapper (`Flow.compiled`), and the
-# wrapper's `_orig_mod` is the object.
+# wrapper's `_orig_mod` is the object. (torch 2.13, 2 gloo ranks: the wrapper reads its module's
+# attributes, `fully_shard` of the wrapper shards the module's parameters and makes the wrapper,
+# not `_orig_mod`, an `FSDPModule`, and `get_model_state_dict` of it gathers the module's state
+# dict, keys without the `_orig_mod.` prefix; `fully_shard` of the module makes it one and not
+# the wrapper. Which object a test asks about is what the walk does not tell apart.)
 IDENTITY_FUNCTIONS = frozenset({"torch.compile"})
 COMPILED_ORIGINAL = "_orig_mod"
 # Functions that return their last argument as it is (`cast(FSDPModule, module)` is `module`).
