@@ -154,7 +154,7 @@ class CollectiveOnSomeRanks(Rule):
         for issued in flow.collectives:
             if issued.rank_test is None:
                 continue
-            text = issued.rank_test.as_string()
+            text = issued.rank_test.text
             text = text if len(text) <= 60 else text[:57] + "..."
             self.report(issued.node, self.message.format(what=_described(issued), test=text), related=_where(issued))
 

@@ -19,6 +19,7 @@ from fsdp_lint.analysis import known_apis
 from fsdp_lint.analysis.values import Gathered, Obj, Params, options_of
 
 if TYPE_CHECKING:
+    from fsdp_lint.analysis.conditions import RankBranch
     from fsdp_lint.analysis.flow import Flow
 
 CLIP_GRAD_NORM = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.get_total_norm"})
@@ -36,7 +37,7 @@ class Collective(NamedTuple):
     node: nodes.NodeNG
     what: str
     at: nodes.Call
-    rank_test: Optional[nodes.NodeNG]
+    rank_test: Optional["RankBranch"]
     every_run: bool
 
 

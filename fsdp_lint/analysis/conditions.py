@@ -12,7 +12,7 @@ import ast
 import bisect
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
 from astroid import nodes
 
@@ -38,7 +38,7 @@ _RANK_ZERO_DECORATORS = frozenset({"rank_zero_only", "main_process_only", "on_ma
 RANK_WORDS = ("rank", "main", "master", "process_index", "global_zero", "local_zero", "logging_process")
 # `local_rank == -1` / `rank is None` mean "not distributed": every process takes the branch.
 _NOT_DISTRIBUTED_SENTINELS = (-1, None)
-_MAX_DEPTH = 4
+_MAX_DEPTH = 6  # operators and name bindings looked through (`if not do_sample:` with `do_sample = get_rank() == 0`: 5)
 
 
 def rank_test(expr: nodes.NodeNG, taken: bool = True, depth: int = 0) -> bool:
@@ -116,19 +116,40 @@ def mentions_rank(expr: nodes.NodeNG) -> bool:
     return False
 
 
-def rank_only_branch(flow: "Flow") -> Optional[nodes.NodeNG]:
+class RankBranch(NamedTuple):
+    """A test (or decorator) that only some ranks pass, and how a message words the ranks that
+    get past it: the test itself, or its negation where the code continues on its other arm
+    (`if not do_sample: return`)."""
+
+    node: nodes.NodeNG
+    text: str
+
+
+def rank_only_branch(flow: "Flow") -> Optional[RankBranch]:
     """The innermost enclosing test (or decorator) that only some ranks pass, if any."""
     for test, taken in reversed(flow.conditions):
         if rank_test(test, taken):
-            return test
+            return RankBranch(test, test.as_string() if taken else _negated(test))
     scope = flow.scope
     if isinstance(scope, nodes.FunctionDef) and scope.decorators:
         for decorator in scope.decorators.nodes:
             target = decorator.func if isinstance(decorator, nodes.Call) else decorator
             name = target.attrname if isinstance(target, nodes.Attribute) else getattr(target, "name", None)
             if name in _RANK_ZERO_DECORATORS:
-                return decorator
+                return RankBranch(decorator, decorator.as_string())
     return None
+
+
+_NEGATED_OPERATORS = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "is": "is not", "is not": "is", "in": "not in", "not in": "in"}
+
+
+def _negated(test: nodes.NodeNG) -> str:
+    """The source of a test's negation, as a reader would write it."""
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        return test.operand.as_string()
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1 and test.ops[0][0] in _NEGATED_OPERATORS:
+        return f"{test.left.as_string()} {_NEGATED_OPERATORS[test.ops[0][0]]} {test.ops[0][1].as_string()}"
+    return f"not ({test.as_string()})" if isinstance(test, (nodes.BoolOp, nodes.Compare)) else f"not {test.as_string()}"
 
 
 _LOOKED_THROUGH = (nodes.Call, nodes.BoolOp, nodes.UnaryOp, nodes.Compare)

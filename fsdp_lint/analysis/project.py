@@ -19,7 +19,7 @@ from fsdp_lint.analysis.imported_code import ImportedCode
 from fsdp_lint.analysis.flow import Flow, scope_key
 from fsdp_lint.analysis.syntax import exits_inside_loops, is_instance_method
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
-from fsdp_lint.analysis.names import binding_of, qualified_name, relative_module
+from fsdp_lint.analysis.names import FULLY_SHARD, binding_of, qualified_name, relative_module
 from fsdp_lint.analysis.values import Constant, Container, Deferred, Either, Obj, Optimizer, Root, Value, objects_in, options_of, path_covers, related_objects
 from fsdp_lint.analysis.walk_records import STEP, WalkRecord, WalkRecords
 
@@ -149,6 +149,7 @@ class Project:
         self._analysed: Set[str] = set()  # the modules whose top levels the engine walks (`expect_top_levels`)
         self._assigned_globals: Dict[Optional[str], Optional[Root]] = {}  # `imported_global`, by qualified name
         self._globals_read: Dict[int, FrozenSet[str]] = {}
+        self._may_shard: Dict[int, bool] = {}
         self._none_tested: Dict[int, FrozenSet[str]] = {}
         self._attributes_tested: Dict[int, FrozenSet[str]] = {}
         self._direct_tests: Dict[int, Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]] = {}
@@ -406,6 +407,30 @@ class Project:
         if known is None:
             known = self._globals_read[id(func)] = _names_reached(func, self._globals_of, 32)
         return known
+
+    def may_shard(self, func: nodes.FunctionDef) -> bool:
+        """Whether a call of `func` may shard: it, or a function of the tree it calls (by its
+        qualified name, a few dozen at most), calls `fully_shard` or a declared sharding function.
+        A function handed to code the flows do not enter is worth entering that code for only
+        then (`configure_model(model, shard_fn=shard_model)`; not a dataset's `process_sample`)."""
+        known = self._may_shard.get(id(func))
+        if known is None:
+            known = self._may_shard[id(func)] = bool(_names_reached(func, self._sharding_calls, 32))
+        return known
+
+    def _sharding_calls(self, func: nodes.FunctionDef) -> Tuple[FrozenSet[str], Tuple[nodes.FunctionDef, ...]]:
+        """The sharding functions `func` itself calls (`may_shard`), and the functions of the tree it calls."""
+        found: Set[str] = set()
+        callees = []
+        for call in func.nodes_of_class(nodes.Call):
+            qname = self.qualified_name(call.func)
+            if qname in FULLY_SHARD or self.apis.shards(qname):
+                found.add(qname)
+            else:
+                target = self.resolve_callable(qname)
+                if isinstance(target, nodes.FunctionDef):
+                    callees.append(target)
+        return frozenset(found), tuple(callees)
 
     def exits_inside_loops(self, scope: nodes.NodeNG) -> bool:
         """`syntax.exits_inside_loops`, read once per scope: each walk of a scope asks it, and a

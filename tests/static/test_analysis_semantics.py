@@ -2849,6 +2849,37 @@ def test_a_test_of_an_item_of_a_list_tells_of_the_item_until_it_is_sharded():
     assert _lint({"train.py": train.replace("SHARD_HERE", "fully_shard(part)")}) == [("train.py", 16, "FSD203")]
 
 
+def test_a_rank_test_a_run_leaves_by_is_worded_for_the_ranks_that_go_on():
+    """`if rank != 0: return` lets rank 0 alone reach what follows: the message names the ranks
+    that call the collective (`== 0`), not those that return; a negated flag is named as the flag."""
+    early = SHARD + """
+    import torch
+    import torch.distributed as dist
+
+    def sample(model, x):
+        if dist.get_rank() != 0:
+            return None
+        return model(x)
+
+    def sample_flag(model, x):
+        main_rank = dist.get_rank() == 0
+        if not main_rank:
+            return None
+        return model(x)
+
+    def main():
+        model = torch.nn.Linear(4, 4)
+        fully_shard(model)
+        sample(model, torch.randn(2, 4))
+        sample_flag(model, torch.randn(2, 4))
+    """
+    result = lint_sources({"sample.py": _source(early)}, LintOptions())
+    messages = sorted((v.line, v.message) for v in result.violations if v.code == "FSD206")
+    assert [line for line, _ in messages] == [9, 15]
+    assert "only the ranks where `dist.get_rank() == 0` holds" in messages[0][1]
+    assert "only the ranks where `main_rank` holds" in messages[1][1]
+
+
 def test_a_tie_is_an_assignment_of_a_parameter_not_of_a_configuration_number():
     # what a function assigns between two attributes of the model it shards: a module's weight
     # set to another's shares that parameter; a configuration's number copied shares nothing
