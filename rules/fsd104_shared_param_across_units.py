@@ -177,7 +177,8 @@ class SharedParamAcrossUnits(Rule):
 
 def _ties(flow: Flow) -> List[Tuple[Root, Path, Path, FrozenSet[Guard], paths.Path]]:
     """Tied parameter paths of the objects this function shards, with the flags of the object
-    they are tied under and the branches they are tied on: from their class, or assigned here."""
+    they are tied under and the branches they are tied on: from their class, or assigned here
+    (a parameter or module of the object set to another: `Project.shares_parameters`)."""
     found: List[Tuple[Root, Path, Path, FrozenSet[Guard], paths.Path]] = []
     for root in dict.fromkeys(e.target.root for e in flow.events):
         for a, b, guards in flow.project.class_facts(flow.classes.get(root)).ties:
@@ -188,7 +189,10 @@ def _ties(flow: Flow) -> List[Tuple[Root, Path, Path, FrozenSet[Guard], paths.Pa
         for value in options_of(assignment.value) if isinstance(owner, Obj) else ():
             if isinstance(value, Obj) and owner.root == value.root and value.attrs:
                 a = owner.attrs + (assignment.attr,)
-                if a != value.attrs and not any(map(is_wildcard, a + value.attrs)):
+                cls = flow.classes.get(owner.root)
+                if a != value.attrs and not any(map(is_wildcard, a + value.attrs)) and all(
+                    flow.project.shares_parameters(cls, side) for side in (a, value.attrs)
+                ):
                     found.append((owner.root, a, value.attrs, frozenset(), assignment.path))
     return found
 

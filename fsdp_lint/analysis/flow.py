@@ -286,7 +286,7 @@ class Flow:
     def summary(self) -> Summary:
         returning = self._returning()
         # each with its flags as the caller reads them once the call returns (`_current_flags`)
-        own_events = self._as_returned([self._as_left(e) for e in self.events if not e.inherited], returning)
+        own_events = self._with_roots_made(self._as_returned([self._as_left(e) for e in self.events if not e.inherited], returning))
         writes, local = self._attribute_writes()
         # each value on the runs of the `return` that gives it, as far as outcomes about objects tell them
         returned = guarded([(value, _shared(at) - returning) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
@@ -361,6 +361,24 @@ class Flow:
             if held and all(item.seq < point.seq for point, _ in self._leaving):
                 item = replace(item, path=item.path - held)
             found.append(item)
+        return found
+
+    def _with_roots_made(self, events: List[ShardEvent]) -> List[ShardEvent]:
+        """Shard events as a caller sees them, each of a module inside another that a
+        `fully_shard` of this walk makes an `FSDPModule` on every run that made it and returned,
+        under a condition of its own (`if use_fsdp: <blocks>; fully_shard(model)`), with that
+        module's `FSDPModule` literal: a caller, or its callee, that finds `model` no `FSDPModule`
+        (`isinstance(model, (FSDPModule, DDP))` false) is on no run that sharded the blocks,
+        though it cannot name the condition. Where the outer shard is on every run, it says nothing."""
+        found = []
+        for event in events:
+            made = [
+                paths.fsdp_module(outer.target.root, outer.target.attrs) for outer in events
+                if outer is not event and not outer.above and not outer.guarded and not any(map(is_wildcard, outer.target.attrs))
+                and _conditions(outer) - self._entry_path and all(paths.holds_on(literal, event.path) for literal in _conditions(outer) - self._entry_path)
+                and self.contains(outer.target, event.target, strict=True, must=True) and syntax.runs_whenever(outer.node, event.node, self.scope)
+            ]
+            found.append(replace(event, path=event.path | frozenset(made)) if made else event)
         return found
 
     def _as_left(self, event: ShardEvent) -> ShardEvent:
@@ -1215,7 +1233,7 @@ class Flow:
             self._left.append(self.path)  # as `_arm` notes an arm that leaves
         return False
 
-    def _tested(self, test: nodes.NodeNG) -> Tuple[Value, Optional[Tuple[str, Value, Value]]]:
+    def _tested(self, test: nodes.NodeNG) -> Tuple[Value, Optional[Tuple[str, List[Tuple[Value, Path]], List[Tuple[Value, Path]]]]]:
         """An `if` test's value; and where it hands a name bound to several values, one of them
         a module that may hold shards here, to a call (`isinstance(model, FSDP)`,
         `fsdp_version(model) == 1`), the name with its values on the arm the test takes and on
@@ -1253,7 +1271,7 @@ class Flow:
         if not then or not orelse:
             value = self.values[test] = constant(bool(then))
             return value, None
-        return value, (name, guarded(then), guarded(orelse))
+        return value, (name, then, orelse)
 
     def _outcome(self, test: nodes.NodeNG, taken: bool) -> Path:
         """The literals of taking the `taken` arm of `test`: its own, and a flag literal for each
@@ -1567,8 +1585,8 @@ class Flow:
 
     def _fsdp_module_tested(self, test: nodes.NodeNG) -> Optional[nodes.NodeNG]:
         """The expression a test `isinstance(x, FSDPModule)` asks about (FSDP2's module classes,
-        or with FSDP1's wrapper too where x is known to be none: `isinstance(model, (FSDP,
-        FSDPModule))` of a module `fully_shard` shards), or `hasattr(x, "unshard")` of a method
+        or with other classes too where x is known to be an instance of none of them:
+        `isinstance(model, (FSDPModule, DDP))` of a module of a class of the tree), or `hasattr(x, "unshard")` of a method
         only `FSDPModule` adds (`known_apis.FSDP_MODULE_METHODS`); None for other tests."""
         if (
             isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "hasattr" and len(test.args) == 2
@@ -1582,7 +1600,7 @@ class Flow:
         others = [name for name in classes if name not in known_apis.FSDP2_MODULES]
         if not others:
             return tested
-        if len(others) == len(classes) or not all(name in known_apis.FSDP1_WRAPPERS for name in others):
+        if len(others) == len(classes):
             return None
         options = options_of(self.value(tested))
         if len(options) == 1 and isinstance(options[0], Obj) and self._instance_of(options[0], others, test) is False:  # type: ignore[arg-type]
@@ -4021,12 +4039,20 @@ def _mapped_flags(path: Path, mapper: RootMapper, canonical: Callable[[Obj], Obj
     return frozenset(mapped)
 
 
-def _narrowed(state: _State, narrowed: Tuple[str, Value, Value]) -> Tuple[_State, _State]:
+def _narrowed(state: _State, narrowed: Tuple[str, List[Tuple[Value, Path]], List[Tuple[Value, Path]]]) -> Tuple[_State, _State]:
     """`state` for each arm of a test that told the values of a name apart, the name bound to
-    those that take the arm."""
+    those that take the arm (each with its guard), and the outcomes that all of those share
+    (the choice of the one option left, the flag the test fixed of it: every run that gives an
+    option takes its guard) on the arm's path, so that what was done on the other runs
+    (`fully_shard` of the blocks where `model` is an `FSDPModule`) is not done there."""
     name, then, orelse = narrowed
     bound = state.env.get(name, UNKNOWN)
-    return tuple(_State({**state.env, name: kept}, state.attr_env, state.path | _not_chosen(bound, kept)) for kept in (then, orelse))  # type: ignore[return-value]
+    found = []
+    for options in (then, orelse):
+        kept = guarded(options)
+        given = frozenset.intersection(*(_telling(guard) for _, guard in options))
+        found.append(_State({**state.env, name: kept}, state.attr_env, state.path | _not_chosen(bound, kept) | given))
+    return found[0], found[1]
 
 
 def _not_chosen(bound: Value, kept: Value) -> Path:

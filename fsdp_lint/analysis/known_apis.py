@@ -41,7 +41,11 @@ INERT_METHODS = SELF_RETURNING_METHODS | frozenset(
 # `torch.compile(module)` returns an `OptimizedModule` around the module (`COMPILED_MODULES`),
 # which the analysis takes for the module itself: its parameters, its sharding. Where the walk
 # compiled an object it does not decide whether it is the wrapper (`Flow.compiled`), and the
-# wrapper's `_orig_mod` is the object.
+# wrapper's `_orig_mod` is the object. (torch 2.13, 2 gloo ranks: the wrapper reads its module's
+# attributes, `fully_shard` of the wrapper shards the module's parameters and makes the wrapper,
+# not `_orig_mod`, an `FSDPModule`, and `get_model_state_dict` of it gathers the module's state
+# dict, keys without the `_orig_mod.` prefix; `fully_shard` of the module makes it one and not
+# the wrapper. Which object a test asks about is what the walk does not tell apart.)
 IDENTITY_FUNCTIONS = frozenset({"torch.compile"})
 # The job's number of processes, where no group is named (a group may have one process): a
 # `values.WorldSize`, more than one on the runs the contracts are about.
@@ -410,10 +414,20 @@ def constructs_module(qname: Optional[str]) -> bool:
     return last[:1].isupper() and last not in ("Parameter", "Buffer")
 
 
+# The parameters a torch.nn leaf module of `PARAMETERISED_LEAVES` is built with (torch 2.13).
+LEAF_PARAMETERS = ("weight", "bias")
+
+
 def leaf_parameter(cls: Optional[str], attr: str) -> bool:
     """Whether `attr` of a module of class `cls` is one of the parameters a torch.nn leaf module
     is built with (`nn.Linear(...).weight`, `.bias`): a tensor, not a submodule."""
-    return bool(cls) and cls.startswith(LEAF_MODULE_PREFIX) and cls.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES and attr in ("weight", "bias")
+    return bool(cls) and cls.startswith(LEAF_MODULE_PREFIX) and cls.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES and module_parameter(attr)
+
+
+def module_parameter(attr: str) -> bool:
+    """Whether `attr` names a parameter of a module of a class nothing is known of: the leaf
+    modules' `weight` and `bias`, which the modules of other classes hold through them."""
+    return attr in LEAF_PARAMETERS
 
 
 # Calls that pick this process's accelerator (or hand the job to a launcher/framework that does).

@@ -191,6 +191,15 @@ def compatible(a: Path, b: Path) -> bool:
     return True
 
 
+def holds_on(literal: Literal, path: Path) -> bool:
+    """Whether every run through `path` takes `literal`: none can take the path and the
+    literal's opposite (for a dead literal, every outcome of the run it excludes: the arms
+    before a `raise` that `path` leaves)."""
+    atom, taken = literal
+    opposite = atom[1] if atom[0] == _DEAD and taken else frozenset([(atom, not taken)])
+    return not compatible(path, opposite)  # type: ignore[arg-type]
+
+
 def excluding(joined: Path, arms: Iterable[Path], dead: Iterable[Path]) -> Path:
     """`joined` (what the arms share), with a dead literal for each path of a run that left
     the function (`dead`) which every arm contradicts but `joined` does not."""

@@ -72,6 +72,7 @@ class ClassFacts:
     parameters: FrozenSet[str] = frozenset()
     buffers: FrozenSet[str] = frozenset()
     submodules: FrozenSet[str] = frozenset()
+    built: Tuple[Tuple[str, str], ...] = ()  # the class each module or parameter attribute is built from
 
 
 # A plain class, not a dataclass, as nothing compares it: see `fsdp_lint.engine.lint.LintResult`.
@@ -1037,6 +1038,7 @@ class Project:
         ties: Dict[Tuple[AttrPath, AttrPath], FrozenSet[Guard]] = {}
         kinds: Dict[str, Set[str]] = {"parameter": parameters, "buffer": set(), "submodule": set()}
         stored: Set[str] = set()  # the attributes its methods assign: what they call of those is no inherited method
+        built: Dict[str, str] = {}
         if isinstance(cls, nodes.ClassDef):
             from fsdp_lint.analysis.known_apis import PARAMETER_CLASSES, PARAMETERISED_LEAVES
 
@@ -1055,10 +1057,13 @@ class Project:
                             called = self.qualified_name(value.func) or ""
                             if called.startswith("torch.nn.") and called.rsplit(".", 1)[-1] in PARAMETERISED_LEAVES:
                                 own.append(path[0])
+                                built.setdefault(path[0], called)
                             if called in PARAMETER_CLASSES:
                                 parameters.add(path[0])
+                                built.setdefault(path[0], called)
                             elif self._builds_module(called):
                                 kinds["submodule"].add(path[0])
+                                built.setdefault(path[0], called)
                         tied = self_path(value)
                         if tied is not None and len(path) > 1 and len(tied) > 1 and path != tied:
                             guards = flags.guards(assign)
@@ -1066,11 +1071,42 @@ class Project:
             for klass in classes:
                 self._filed_attributes(klass, kinds, stored)
         facts = ClassFacts(
-            tuple(dict.fromkeys(own)), tuple((a, b, guards) for (a, b), guards in ties.items()), frozenset(parameters),
-            frozenset(kinds["buffer"]), frozenset(kinds["submodule"] - parameters - kinds["buffer"]),
+            tuple(dict.fromkeys(own)), (), frozenset(parameters), frozenset(kinds["buffer"]),
+            frozenset(kinds["submodule"] - parameters - kinds["buffer"]), tuple(built.items()),
         )
+        self._class_facts[qname] = facts  # what `shares_parameters` reads of the class itself
+        facts = replace(facts, ties=tuple(
+            (a, b, guards) for (a, b), guards in ties.items() if self.shares_parameters(qname, a) and self.shares_parameters(qname, b)
+        ))
         self._class_facts[qname] = facts
         return facts
+
+    def shares_parameters(self, qname: Optional[str], path: AttrPath) -> bool:
+        """Whether the attribute at `path` of an object of class `qname` is a parameter or a module
+        (`nn.Module.__setattr__` registers either where it is assigned: one side of a tie), as the
+        classes on the way say: a parameter or submodule a class of the tree files, the parameter
+        of a torch.nn leaf module (`known_apis.leaf_parameter`), or, where no class on the way is
+        known, a module's `weight` or `bias`. A configuration's number (`self.config.hidden_size`)
+        is neither: assigning it copies a value and shares nothing."""
+        from fsdp_lint.analysis import known_apis
+
+        cls = qname
+        for index, attr in enumerate(path):
+            last = index == len(path) - 1
+            if cls in known_apis.PARAMETER_CLASSES:
+                return False  # an attribute of a tensor
+            if known_apis.leaf_parameter(cls, attr):
+                return last
+            facts = self.class_facts(cls)
+            if attr in facts.parameters:
+                return last
+            if attr in facts.submodules or attr in facts.param_attrs:
+                cls = dict(facts.built).get(attr)
+                continue
+            cls = None
+            if last:
+                return known_apis.module_parameter(attr)
+        return True
 
     # ---- name resolution across modules -----------------------------------------------------------
 

@@ -2878,3 +2878,63 @@ def test_a_rank_test_a_run_leaves_by_is_worded_for_the_ranks_that_go_on():
     assert [line for line, _ in messages] == [9, 15]
     assert "only the ranks where `dist.get_rank() == 0` holds" in messages[0][1]
     assert "only the ranks where `main_rank` holds" in messages[1][1]
+
+
+def test_a_tie_is_an_assignment_of_a_parameter_not_of_a_configuration_number():
+    # what a function assigns between two attributes of the model it shards: a module's weight
+    # set to another's shares that parameter; a configuration's number copied shares nothing
+    copied = """
+    from torch.distributed.fsdp import fully_shard
+
+    def build(model):
+        model.config.hidden_size = model.language_model.config.hidden_size
+        for layer in model.language_model.layers:
+            fully_shard(layer)
+        fully_shard(model.language_model)
+        fully_shard(model)
+    """
+    assert _lint({"build.py": copied}) == []
+    tied = copied.replace("model.config.hidden_size = model.language_model.config.hidden_size", "model.lm_head.weight = model.language_model.embed.weight")
+    assert _lint({"build.py": tied}) == [("build.py", 9, "FSD104")]
+
+
+@pytest.mark.parametrize("ddp_arm", [True, False])
+@pytest.mark.parametrize("tested, reported", [("(FSDPModule, DDP)", False), ("DDP", True)])
+def test_a_model_sharded_under_a_flag_the_callee_cannot_name_is_sharded_where_it_is_an_fsdpmodule(ddp_arm, tested, reported):
+    """`if use_fsdp: <layers>; fully_shard(model)` in a helper: on the runs where `model` is no
+    `FSDPModule` (a callee's `isinstance(model, (FSDPModule, DDP))` false) no layer was sharded
+    either, though the callee cannot name the flag; a test that misses `FSDPModule` keeps the
+    sharded model in its other arm."""
+    prepare = SHARD + """
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    def prepare(model, use_ddp, use_fsdp):
+        if use_ddp:
+            return DDP(model)
+        if use_fsdp:
+            for layer in model.layers:
+                fully_shard(layer)
+            fully_shard(model)
+        return model
+    """
+    ckpt = """
+    import torch
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+    from torch.distributed.fsdp import FSDPModule
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    def save(model, path):
+        if isinstance(model, TESTED):
+            state = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+        else:
+            state = model.state_dict()
+        torch.save(state, path)
+    """.replace("TESTED", tested)
+    train = _NET_TRAINER.replace("from ckpt import save_checkpoint", "from ckpt import save\n    from prepare import prepare") + """
+    def main(args):
+        model = prepare(Net(), args.ddp, args.fsdp)
+        save(model, "model.pt")
+    """
+    if not ddp_arm:
+        prepare = prepare.replace("        if use_ddp:\n            return DDP(model)\n", "")
+    assert _lint({"prepare.py": prepare, "ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 12, "FSD301")] if reported else [])
