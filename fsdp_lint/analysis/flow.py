@@ -2365,7 +2365,7 @@ class Flow:
                     else (lambda r=r: containers.view(r, func.attrname, args)) if isinstance(r, Container)
                     else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
                     for r in receivers
-                ], [guard for _, guard in guarded_options(self.value(func.expr))])
+                ], [guard for _, guard in guarded_options(self._chosen(func.expr, self.value(func.expr)))])  # each on the runs that choose it
         optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
         if optimizer is not None:
             found = self._optimizer_over(args[0] if args else keywords.get("params", UNKNOWN), node, optimizer)
@@ -4075,6 +4075,10 @@ def _handed(value: Value) -> Value:
     choice that gives it (`Flow._chosen`) and the outcomes about the run's inputs on the way to
     it (`environment.about_inputs`), so that what the callee finds of each option is found on
     the caller's runs that give it; the caller's other branch outcomes stay its own."""
+    if isinstance(value, Optimizer) and value.runs:
+        # an optimizer over a model bound on two arms holds each on the runs of its choice there too
+        runs = tuple(map(_handed_outcomes, value.runs))
+        return replace(anonymous(value), runs=runs if any(runs) else ())  # type: ignore[type-var]
     if not isinstance(value, Either) or not any(map(_handed_outcomes, value.guards)):
         return anonymous(value)
     return guarded([(anonymous(option), _handed_outcomes(guard)) for option, guard in guarded_options(value)])
