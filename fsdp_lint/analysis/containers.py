@@ -28,6 +28,7 @@ from fsdp_lint.analysis.values import (
     StateDict,
     Truth,
     Value,
+    WorldSize,
     constant,
     either,
     guarded,
@@ -247,6 +248,8 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
         return UNKNOWN
     if name == "len":
         return size(first)
+    if name == "int" and isinstance(first, WorldSize):  # `int(os.environ["WORLD_SIZE"])`
+        return first
     if name == "next" and isinstance(first, Iterable):  # the first element; the default where there may be none
         return first.element if first.nonempty or len(args) < 2 else either([first.element, args[1]])
     if name in ("any", "all"):

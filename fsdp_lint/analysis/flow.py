@@ -42,6 +42,7 @@ from fsdp_lint.analysis.values import (
     GATHERED,
     UNKNOWN,
     WILDCARD,
+    WORLD_SIZE,
     BoundMethod,
     ClassRef,
     Constant,
@@ -62,6 +63,7 @@ from fsdp_lint.analysis.values import (
     StateDict,
     Truth,
     Unknown,
+    WorldSize,
     Value,
     anonymous,
     anonymous_attrs,
@@ -1652,7 +1654,7 @@ class Flow:
         name = environment.read_name(node, self.qualified_name(read))
         if name is None or name in self.project.environment_written:
             return None
-        return environment.variable(name)
+        return WORLD_SIZE if name == known_apis.WORLD_SIZE_VARIABLE else environment.variable(name)
 
     def _read_attribute(self, call: nodes.NodeNG) -> Optional[Obj]:
         """The attribute of an object a call (or a subscript) returns as it is, or a false
@@ -2116,9 +2118,14 @@ class Flow:
         what calling the value builds is then known, for a class of the tree and for torch's
         `FSDPParam` (`_builds_fsdp_param`); other values stay unknown."""
         qname = self.qualified_name(node)
-        if qname and (qname in known_apis.FSDP_PARAM_CLASSES or class_values.class_named(self.project, qname) is not None):
+        if qname and (qname in known_apis.FSDP_PARAM_CLASSES or class_values.class_named(self.project, qname) is not None or self._optimizer_named(qname)):
             return ClassRef(qname)
         return UNKNOWN
+
+    def _optimizer_named(self, qname: Optional[str]) -> Optional[str]:
+        """The class name of the optimizer `qname` names (torch's, or one the configuration
+        declares), else None."""
+        return known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
 
     def _imported_global(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[Obj]:
         """A global of another module of the tree, read by import (`from utils import MODEL`,
@@ -2151,6 +2158,8 @@ class Flow:
             imported = self._imported_global(node)  # `utils.MODEL`
             if imported is not None:
                 return imported
+            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node) and self._optimizer_named(self.qualified_name(node)):
+                return ClassRef(self.qualified_name(node))  # `optimizer_cls=torch.optim.AdamW`, handed on
         return mapped_options(base, lambda option: self._attribute_of(option, node.attrname, node))
 
     def _attribute_of(self, base: Value, attr: str, node: Optional[nodes.Attribute] = None, depth: int = 0) -> Value:
@@ -2278,6 +2287,10 @@ class Flow:
         read = self._environment_read(node, func)
         if read is not None:
             return read
+        if qname in known_apis.WORLD_SIZE_GETTERS and not args and not keywords:
+            return WORLD_SIZE
+        if qname in known_apis.DISTRIBUTED_RUN_TESTS:
+            return constant(True)
         first = args[0] if args else keywords.get("module", UNKNOWN)
         if self.shards(qname) or isinstance(func_value, ShardFunction):
             seq = self._tick()
@@ -2314,7 +2327,8 @@ class Flow:
                 return UNKNOWN
         if self._builds_fsdp_param(qname, func_value):
             self._reregistered(first, node)
-        if isinstance(func_value, ClassRef):
+        built = self._optimizer_named(func_value.qname) if isinstance(func_value, ClassRef) else None
+        if isinstance(func_value, ClassRef) and built is None:
             return self._construct(node, func_value.qname, args, keywords)
         modules = [(self.canonical(o), guard) for o, guard in guarded_options(func_value) if isinstance(o, Obj)]
         modules = [(module, guard) for module, guard in modules if self._is_module_call(module)]
@@ -2366,7 +2380,7 @@ class Flow:
                     else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
                     for r in receivers
                 ], [guard for _, guard in guarded_options(self._chosen(func.expr, self.value(func.expr)))])  # each on the runs that choose it
-        optimizer = known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
+        optimizer = self._optimizer_named(qname) or built  # by name, or a class handed on (`optimizer_cls(params)`)
         if optimizer is not None:
             found = self._optimizer_over(args[0] if args else keywords.get("params", UNKNOWN), node, optimizer)
             return self._optimizer_built(found) if found is not None else UNKNOWN
@@ -2909,6 +2923,8 @@ class Flow:
         received = list(args) + list(keywords.values()) + ([receiver] if receiver is not None else [])
         if self.meta_objects and any(self._uninitialised_within(obj) for value in received for obj in related_objects(value)):
             self.project.demand({module})  # unknown code may initialise it: what it does decides FSD105
+        elif any(self._may_shard(option) for value in received for option in options_of(value)):
+            self.project.demand({module})  # it may shard what it receives through the function it is given
         self._escape(args, keywords)
         if receiver is not None:
             self.escaped.add(receiver.root)
@@ -2917,6 +2933,14 @@ class Flow:
         assert isinstance(result, Obj)
         self.project.defer(module, received, result.root)
         return result
+
+    def _may_shard(self, value: Value) -> bool:
+        """Whether a value handed to a call is a function that may shard: `fully_shard` itself (or
+        a partial of it), or a function of the tree whose module is entered (the byte scan found
+        the sharding APIs there): `configure_model(model, shard_fn=shard_model)`."""
+        if isinstance(value, ShardFunction):
+            return True
+        return isinstance(value, Partial) and isinstance(self.project.callable_for_flow(value.qname), nodes.FunctionDef)
 
     def _bound_arguments(self, func: nodes.FunctionDef, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Dict[str, Value]:
         """Parameter name -> argument value, as Python binds them; a default counts when it is a
@@ -2937,6 +2961,9 @@ class Flow:
         for name, value in keywords.items():
             if name in names:
                 bound[name] = value
+        for name, value in _splatted(keywords.get(None)):  # `**state`, a dict whose keys are known
+            if name in names and name not in bound:
+                bound[name] = value
         for name, default in syntax.defaults(arguments):
             if name not in bound and isinstance(default, (nodes.Name, nodes.Attribute, nodes.Const)):
                 value = self._eval(default)
@@ -2955,7 +2982,7 @@ class Flow:
         live = [e for e in self.events if e.seq < seq and paths.compatible(e.path, path)]  # `happens_before`, at every call
         params: List[Tuple[str, Union[ObjectFacts, Value]]] = []
         origins: Dict[str, Origin] = {}
-        passed = {name for name, value in bound.items() if not isinstance(value, Obj) and self._passes(value, live)}
+        passed = {name for name, value in bound.items() if not isinstance(value, Obj) and self._passes(value, live) or self._decides(func, name, value)}
         referred = [self.canonical(o) for name in sorted(passed) for o in related_objects(bound[name])]
         reached = frozenset(o.root for o in referred)  # the objects the callee reaches as they are, by this walk's roots
         for name in sorted(bound):
@@ -3092,7 +3119,7 @@ class Flow:
                 stored = self._optimizer_as_stored(option, base, root)
                 if stored is not None:
                     options.append((anonymous(stored), guard))
-            elif isinstance(option, (ShardFunction, Options, Constant, Gathered)):
+            elif isinstance(option, (ShardFunction, Options, Constant, Gathered, WorldSize)):
                 if not isinstance(option, Constant) or option.travels:
                     options.append((option, guard))
             elif contained(option, StateDict):
@@ -3156,7 +3183,7 @@ class Flow:
         rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag, a
         full state dict), or one that refers to objects something happened to. Others would only make each call site a
         context of its own."""
-        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef, Gathered)):
+        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef, Gathered, WorldSize)):
             return not isinstance(value, Constant) or value.travels
         if isinstance(value, (Unknown, Fresh)):
             return False
@@ -3168,6 +3195,13 @@ class Flow:
         return any(self.contains(o, e.target) or self.contains(e.target, o) for o in objects for e in live) or any(
             self.meta_object(o, inside=True) is not None for o in objects
         )
+
+    def _decides(self, func: nodes.FunctionDef, name: str, value: Value) -> bool:
+        """Whether a constant that does not travel (an int, a string) is worth its place in the
+        context of a call of `func` anyway: the parameter it binds is a name `func`, or what it
+        calls, tests (`if dp > 1:` with `build(2)`), so the test takes one arm, as it would for
+        a flag passed as `True`."""
+        return isinstance(value, Constant) and not value.travels and name in self.project.attributes_tested(func)
 
     def _facts_of(
         self, base: Obj, root: Root, live: List[ShardEvent], call: nodes.NodeNG, callee: str, reads: Optional[FrozenSet[str]] = None,
@@ -3350,7 +3384,7 @@ class Flow:
             elif isinstance(option, Constant):
                 if not option.travels:
                     return False
-            elif not isinstance(option, (Options, ShardFunction)):
+            elif not isinstance(option, (Options, ShardFunction, WorldSize)):
                 return False
         return True
 
@@ -3560,7 +3594,7 @@ class Flow:
                     return True
                 if self.deferred_module(self.canonical(option)) is not None:
                     return True  # a result of code not entered: a method called on it is a call into that code
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container, Constant)):
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container, Constant, WorldSize)):
                 if not isinstance(option, Constant) or option.travels:
                     return True
         return False
@@ -4068,6 +4102,15 @@ def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
         paths.flag(_param_root(scope, holder) if isinstance(holder, str) else holder, attrs, value, test)
         for holder, attrs, test, value in conditions
     )
+
+
+def _splatted(value: Optional[Value]) -> List[Tuple[str, Value]]:
+    """The keyword arguments `**value` passes, where it is one dict whose keys are known
+    constants (`save(step=step, **self.training_state)`, a property returning a dict literal)."""
+    found = options_of(value) if value is not None else []
+    if len(found) != 1 or not isinstance(found[0], Container) or found[0].keys is None:
+        return []
+    return [(key, item) for key, item in zip(found[0].keys, found[0].items) if isinstance(key, str)]
 
 
 def _handed(value: Value) -> Value:

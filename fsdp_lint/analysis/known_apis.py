@@ -43,6 +43,16 @@ INERT_METHODS = SELF_RETURNING_METHODS | frozenset(
 # compiled an object it does not decide whether it is the wrapper (`Flow.compiled`), and the
 # wrapper's `_orig_mod` is the object.
 IDENTITY_FUNCTIONS = frozenset({"torch.compile"})
+# The job's number of processes, where no group is named (a group may have one process): a
+# `values.WorldSize`, more than one on the runs the contracts are about.
+WORLD_SIZE_GETTERS = frozenset({"torch.distributed.get_world_size", "torch.distributed.distributed_c10d.get_world_size"})
+# True on every run of several processes that communicates (one that does not initialise the
+# process group issues no collective to misuse).
+DISTRIBUTED_RUN_TESTS = frozenset({
+    "torch.distributed.is_initialized", "torch.distributed.distributed_c10d.is_initialized", "torch.distributed.is_available",
+})
+# The launcher's variable holding the job's number of processes (torchrun, SLURM wrappers).
+WORLD_SIZE_VARIABLE = "WORLD_SIZE"
 COMPILED_ORIGINAL = "_orig_mod"
 # Functions that return their last argument as it is (`cast(FSDPModule, module)` is `module`).
 LAST_ARGUMENT_FUNCTIONS = frozenset({"typing.cast", "typing_extensions.cast"})

@@ -196,6 +196,18 @@ class Partial:
 
 
 @dataclass(frozen=True, slots=True)
+class WorldSize:
+    """The number of processes of the job (`dist.get_world_size()`, the launcher's `WORLD_SIZE`).
+    The contracts are about runs of several processes (a collective only some ranks enter, a
+    state dict holding one rank's shards), so the analysis takes those: `world_size > 1` holds
+    on them, `world_size == 1` does not, and a test against a larger number stays open. The same
+    on every rank and in every function, it travels into callees as a flag does."""
+
+
+WORLD_SIZE = WorldSize()
+
+
+@dataclass(frozen=True, slots=True)
 class Options:
     """`StateDictOptions(...)`: whether it asks for a full state dict (None: not visible)."""
 
@@ -239,6 +251,8 @@ def compared(op: str, left: "Value", right: "Value") -> "Value":
         return UNKNOWN
     if type(left) is Constant and type(right) is Constant and op in ("==", "!="):  # the common case
         return constant(_COMPARISONS[op](left.value, right.value))
+    if isinstance(left, WorldSize) or isinstance(right, WorldSize):
+        return _count_compared(op, left, right)
     lefts, rights = options_of(left), options_of(right)
     if not all(isinstance(v, Constant) for v in lefts + rights):
         return UNKNOWN
@@ -246,6 +260,25 @@ def compared(op: str, left: "Value", right: "Value") -> "Value":
         return UNKNOWN
     results = {_COMPARISONS[op](a.value, b.value) for a in lefts for b in rights}  # type: ignore[union-attr]
     return constant(results.pop()) if len(results) == 1 else UNKNOWN
+
+
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _count_compared(op: str, left: "Value", right: "Value") -> "Value":
+    """`WorldSize` against a constant integer, on runs of two processes or more: decided where
+    every such count gives one answer (`> 1`, `!= 1`, `== 1`, `< 2`), open otherwise (`> 4`)."""
+    if isinstance(right, WorldSize):
+        left, right, op = right, left, _FLIPPED[op]
+    if not isinstance(right, Constant) or isinstance(right.value, bool) or not isinstance(right.value, int):
+        return UNKNOWN
+    n = right.value
+    decided = {
+        ">": True if n < 2 else None, ">=": True if n <= 2 else None,
+        "<": False if n <= 2 else None, "<=": False if n < 2 else None,
+        "==": False if n < 2 else None, "!=": True if n < 2 else None,
+    }[op]
+    return UNKNOWN if decided is None else constant(decided)
 
 
 def _contains(key: "Value", container: "Value", inside: bool) -> "Value":
@@ -326,7 +359,7 @@ class Unknown:
 UNKNOWN = Unknown()
 Value = Union[
     Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Gathered, Container, Iterable, BoundMethod, ShardFunction,
-    ClassRef, Partial, Options, Constant, Truth, Either, Unknown,
+    ClassRef, Partial, Options, Constant, Truth, Either, Unknown, WorldSize,
 ]
 
 

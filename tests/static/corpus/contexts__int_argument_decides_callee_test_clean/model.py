@@ -1,0 +1,26 @@
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim))
+
+    def forward(self, x):
+        return x + self.mlp(self.norm(x))
+
+
+class Decoder(nn.Module):
+    def __init__(self, vocab: int = 32000, dim: int = 512, depth: int = 8):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.layers = nn.ModuleList(Block(dim) for _ in range(depth))
+        self.head = nn.Linear(dim, vocab, bias=False)
+
+    def forward(self, tokens):
+        x = self.embed(tokens)
+        for layer in self.layers:
+            x = layer(x)
+        return self.head(x)
