@@ -246,6 +246,9 @@ class Summary:
     # the objects it built that are plain modules as built (`Flow._plain`: a container of modules
     # given children), which the caller can reach: `if models:` of a returned `nn.Sequential(...)`
     plain: FrozenSet[Root] = frozenset()
+    # the flags of the caller's objects it (or a callee) gave new versions, with the constants it
+    # wrote to each (None: some value no constant gives): an outcome they all pass still holds
+    rebinds: Tuple[Tuple[Obj, Optional[Tuple[object, ...]]], ...] = ()
     # A `@contextmanager` generator: what runs after its `yield`, which a `with` applies when its
     # block ends (the fields above are what runs before, at the `with`).
     exit: Optional["Summary"] = None
@@ -258,7 +261,7 @@ class Summary:
             frozenset(self.meta_states.items()), tuple(_shape(o) for o in self.optimizers),
             tuple((_shape(r.target), r.over) for r in self.rebuilds), self.exit.signature() if self.exit else None,
             tuple((name, _shape(o)) for name, o in self.handoffs), tuple(self.forwards), self.collectives, tuple(self.compiled),
-            tuple(e.target for e in self.reregistrations), self.plain,
+            tuple(e.target for e in self.reregistrations), self.plain, self.rebinds,
         )
 
 

@@ -101,6 +101,7 @@ MetaKey = Tuple[Root, AttrPath]  # an object built on the meta device, by the na
 _Kind = TypeVar("_Kind")  # a kind of value a rule looks for (`values_on_runs`)
 _Made = TypeVar("_Made", ShardEvent, Rebuild)  # what a summary carries with the path it was made on (`_as_returned`)
 _Key = TypeVar("_Key")  # what flag conditions are kept for: a sharded path of a parameter, or a shared object
+Written = Optional[Tuple[object, ...]]  # the constants a write gives an attribute; None where no constant gives the value
 
 
 def scope_key(scope: nodes.NodeNG) -> str:
@@ -185,7 +186,9 @@ class Flow:
         self.env: Dict[str, Value] = {}
         self.attr_env: Dict[Tuple[Root, AttrPath], Value] = {}
         self._stored_at: Dict[Tuple[Root, AttrPath], int] = {}  # when each attribute got its value
-        self._rebound_at: Dict[Tuple[Root, AttrPath], int] = {}  # when each flag of an object last got a new version (`_rebind_flag`)
+        # when each flag of an object got a new version, and the constants written then (None:
+        # values no constant gives) (`_rebind_flag`)
+        self._rebinds: Dict[Tuple[Root, AttrPath], List[Tuple[int, Written]]] = {}
         self._last_rebound = -1  # the latest of those
         self.values: Dict[nodes.NodeNG, Value] = {}
         self.events: List[ShardEvent] = []
@@ -304,6 +307,7 @@ class Flow:
             frozenset(self.deferred), [(name, optimizer) for _, name, optimizer in self.handoffs],
             collectives=tuple(dict.fromkeys((c.what, c.at) for c in self.collectives if c.every_run)),
             reregistrations=self._as_returned(self.reregistrations, returning), plain=frozenset(r for r in self._plain if r in reachable and self.is_local(r)),
+            rebinds=self._rebinds_held(),
         )
         rebuilds = [r for r in self.rebuilds if any(
             isinstance(o, Optimizer) or isinstance(o, Obj) and (not self.is_local(o.root) or o.root in reachable)
@@ -323,6 +327,16 @@ class Flow:
             Obj(root, attrs) for root, attrs in sorted(self.compiled) if not self.is_local(root) or ":" not in root[0] or root in reachable
         ]
         return replace(whole, rebuilds=self._as_returned(_latest(rebuilds), returning), compiled=compiled)
+
+    def _rebinds_held(self) -> Tuple[Tuple[Obj, Written], ...]:
+        """The flags of objects the caller holds that this walk gave new versions, each with every
+        constant written (`Summary.rebinds`)."""
+        found = []
+        for (root, attrs), rebinds in self._rebinds.items():
+            if not self.is_local(root) or ":" not in root[0]:
+                written = [w for _, w in rebinds]
+                found.append((Obj(root, attrs), None if None in written else tuple(dict.fromkeys(c for w in written for c in w))))  # type: ignore[union-attr]
+        return tuple(found)
 
     def _attribute_writes(self) -> Tuple[List[Tuple[Obj, Value]], Dict[Root, List[Tuple[AttrPath, Value]]]]:
         """The attributes this walk set: those of objects the caller holds (its parameters',
@@ -1066,25 +1080,34 @@ class Flow:
             self.attr_env[(target.root, target.attrs + (attr,))] = value
             self._attr_version += 1
             self._stored_at[(target.root, target.attrs + (attr,))] = self._seq + 1
-            self._rebind_flag(target, attr, value, self._seq + 1)
+            self._rebind_flag(target, attr, _written(value), self._seq + 1)
             if target.root == self.self_root or not self.is_local(target.root):
                 self.project.add_attr_value(target.root, target.attrs + (attr,), value)
 
-    def _rebind_flag(self, owner: Obj, attr: str, value: Value, seq: int) -> None:
-        """`owner.attr = value` at `seq` (here, or in a callee): a constant (or any value, where
-        a test of the attribute is on the path) gives its flag a new version. A test fixes the
-        value the attribute held when it ran, so the outcomes of this walk's tests of it so far
-        (`if not self._model_wrapped:` before `self._model_wrapped = True`) say nothing of what a
-        later test reads: they leave the path, and the facts recorded before keep them only up
-        to a calling context or a summary (`_current_flags`)."""
+    def _rebind_flag(self, owner: Obj, attr: str, written: Written, seq: int) -> None:
+        """`owner.attr = value` at `seq` (here, or in a callee), `written` the constants it may
+        be: a constant (or any value, where a test of the attribute is on the path) gives its
+        flag a new version. A test fixes the value the attribute held when it ran, so the
+        outcomes of this walk's tests of it so far that the value may change (`if not
+        self._model_wrapped:` before `self._model_wrapped = True`) say nothing of what a later
+        test reads: they leave the path, and the facts recorded before keep them only up to a
+        calling context or a summary (`_current_flags`). An outcome every constant written
+        passes still holds: after `self._model_wrapped = True` on some runs, a run that found
+        it true finds it true still, whether or not it took the write."""
         found = self.canonical(owner)
         key = (found.root, found.attrs + (attr,))
-        if any((atom[1], atom[2]) == key for atom, _ in paths.flag_literals(self.path)):
-            self.path = frozenset(literal for literal in self.path if not (literal[0][0] == "flag" and (literal[0][1], literal[0][2]) == key))
-        elif not all(isinstance(option, Constant) for option in options_of(value)):
+        tested = [literal for literal in paths.flag_literals(self.path) if (literal[0][1], literal[0][2]) == key]
+        if tested:
+            self.path = self.path - {literal for literal in tested if _may_change(literal, written)}
+        elif written is None:
             return
-        self._rebound_at[key] = seq
+        self._rebinds.setdefault(key, []).append((seq, written))
         self._last_rebound = max(self._last_rebound, seq)
+
+    def _changed_since(self, literal: paths.Literal, seq: int) -> bool:
+        """Whether a rebind after `seq` (`_rebind_flag`) may have changed the flag outcome `literal`."""
+        atom = literal[0]
+        return any(at > seq and _may_change(literal, written) for at, written in self._rebinds.get((atom[1], atom[2]), ()))  # type: ignore[arg-type]
 
     def _current_flags(self, path: Path, seq: int, reader: Optional[nodes.NodeNG]) -> Path:
         """The flag literals of `path`, the way to a fact recorded at `seq`, as they read here: a
@@ -1092,24 +1115,27 @@ class Flow:
         now on the runs through `path` where every value they may give agrees (after `if not
         self._model_wrapped: shard(); self._model_wrapped = True`, the runs that sharded have it
         true), and is dropped where they do not; so does one that the fact's own call rebound
-        or that no test on the way read (`if resume: model.wrap()`, which sets it). Only of the
-        attributes that `reader` may test (`Project.attributes_tested`): the callee of a calling
-        context, or for a summary, the function itself (a flag it reads is one its work is done
-        under); another would only make contexts differ that are one."""
+        or that no test on the way read (`if resume: model.wrap()`, which sets it). A summary
+        tells what each attribute it rebound holds on a fact's runs, whether or not a test on the
+        way read it (the value the calling context gave decided the test): the caller's later
+        calls may test it, and a rebind there that writes what it holds on those runs leaves
+        the outcome standing (`_rebind_flag`). Only of the attributes that `reader` may test
+        (`Project.attributes_tested`): the callee of a calling context, or for a summary, the
+        function itself (a flag it reads is one its work is done under); another would only
+        make contexts differ that are one."""
         flags = paths.flag_literals(path)
         if self._last_rebound < seq:
             return flags
-        later = [key for key, at in self._rebound_at.items() if at >= seq]
+        later = [key for key, rebinds in self._rebinds.items() if rebinds[-1][0] >= seq]
         if not later:
             return flags
-        stale = {key for key in later if self._rebound_at[key] > seq}
-        if stale:
-            stale &= {(atom[1], atom[2]) for atom, _ in flags}  # type: ignore[misc]
+        changed = frozenset(literal for literal in flags if self._changed_since(literal, seq))
+        stale = {(atom[1], atom[2]) for atom, _ in changed}  # type: ignore[misc]
         tested = self.project.attributes_tested(reader) if isinstance(reader, nodes.FunctionDef) else frozenset()
-        told = [key for key in later if key[1][-1] in tested and (key in stale or reader is not self.scope and not _travels(self.attr_env.get(key)))]
+        told = [key for key in later if key[1][-1] in tested and (reader is self.scope or key in stale or not _travels(self.attr_env.get(key)))]
         if not stale and not told:
             return flags
-        runs = frozenset(literal for literal in path if not (literal[0][0] == "flag" and (literal[0][1], literal[0][2]) in stale)) if stale else path
+        runs = path - changed
         return paths.flag_literals(runs) | {held for key in sorted(told, key=repr) for held in self._held_on(key, runs)}
 
     def _held_on(self, key: Tuple[Root, AttrPath], runs: Path) -> Path:
@@ -2371,7 +2397,7 @@ class Flow:
                     else (lambda r=r: containers.view(r, func.attrname, args)) if isinstance(r, Container)
                     else (lambda: self._apply_call(node, func_value, args, keywords, by_receiver=False))
                     for r in receivers
-                ], [guard for _, guard in guarded_options(self.value(func.expr))])
+                ], [guard for _, guard in guarded_options(self._chosen(func.expr, self.value(func.expr)))])  # each on the runs that choose it
         optimizer = self._optimizer_named(qname) or built  # by name, or a class handed on (`optimizer_cls(params)`)
         if optimizer is not None:
             found = self._optimizer_over(args[0] if args else keywords.get("params", UNKNOWN), node, optimizer)
@@ -3670,10 +3696,12 @@ class Flow:
             self._exits.append(_Exit(node, func, receiver, args, keywords, self.path, reregistering))
         sharded = []
         # the flags the call rebinds: its events' flags of them are of the new versions (`summary`),
-        # this walk's of the old ones
-        for owner, value in summary.attr_writes:
+        # this walk's of the old ones; by the constants it wrote, where its walk knew them
+        rebound = {(owner.root, owner.attrs) for owner, _ in summary.rebinds}
+        writes = [(owner, _written(value)) for owner, value in summary.attr_writes if (owner.root, owner.attrs) not in rebound]
+        for owner, written in list(summary.rebinds) + writes:
             for target in mapper.objs(owner) if owner.attrs else ():
-                self._rebind_flag(Obj(target.root, target.attrs[:-1]), target.attrs[-1], value, seq)
+                self._rebind_flag(Obj(target.root, target.attrs[:-1]), target.attrs[-1], written, seq)
         for event in summary.events:
             mapped = _mapped_flags(event.path, mapper, self.canonical)
             mapped |= self._given_on(mapped)
@@ -3882,6 +3910,18 @@ def _made_fsdp_module(target: Obj) -> Path:
     (`blocks[*]`, the one a loop binds) as a test of it finds it (a member, a module named at run
     time, is one of several: nothing is said of any one of them)."""
     return EMPTY if any(map(is_member, target.attrs)) else frozenset([paths.fsdp_module(target.root, target.attrs)])
+
+
+def _written(value: Value) -> Written:
+    """The constants `value` may be, as written to an attribute (`Written`)."""
+    options = options_of(value)
+    return tuple(option.value for option in options) if options and all(isinstance(option, Constant) for option in options) else None  # type: ignore[union-attr]
+
+
+def _may_change(literal: paths.Literal, written: Written) -> bool:
+    """Whether writing one of the constants `written` to its attribute may change a flag outcome."""
+    (_, _, _, test), value = literal  # type: ignore[misc]
+    return written is None or any(paths.passes(constant, test) != value for constant in written)
 
 
 def _travels(value: Optional[Value]) -> bool:
@@ -4118,6 +4158,10 @@ def _handed(value: Value) -> Value:
     choice that gives it (`Flow._chosen`) and the outcomes about the run's inputs on the way to
     it (`environment.about_inputs`), so that what the callee finds of each option is found on
     the caller's runs that give it; the caller's other branch outcomes stay its own."""
+    if isinstance(value, Optimizer) and value.runs:
+        # an optimizer over a model bound on two arms holds each on the runs of its choice there too
+        runs = tuple(map(_handed_outcomes, value.runs))
+        return replace(anonymous(value), runs=runs if any(runs) else ())  # type: ignore[type-var]
     if not isinstance(value, Either) or not any(map(_handed_outcomes, value.guards)):
         return anonymous(value)
     return guarded([(anonymous(option), _handed_outcomes(guard)) for option, guard in guarded_options(value)])

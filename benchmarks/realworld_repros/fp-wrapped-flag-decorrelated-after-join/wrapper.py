@@ -1,3 +1,5 @@
+import os
+
 import torch.nn as nn
 from torch.distributed.fsdp import fully_shard
 
@@ -32,3 +34,19 @@ class TrainModel:
     def resume(self, path):
         if path is not None and not self._model_wrapped:
             self._lazy_wrap_model()
+
+    # twinkle's cookbook form: the wrap reached only under `if not resume_only_model:`
+    def _load_optimizer(self, path):
+        if os.path.exists(path) and not self._model_wrapped:
+            self._lazy_wrap_model()
+
+    def _restore_training_state(self, path):
+        self._load_optimizer(path)
+        return {"cur_step": 0}
+
+    def resume_from_checkpoint(self, path, resume_only_model=False):
+        if not resume_only_model:
+            state = self._restore_training_state(path)
+        else:
+            state = {"cur_step": 0}
+        return state
