@@ -555,6 +555,13 @@ class Flow:
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
 
+    def received(self, obj: Obj) -> bool:
+        """Whether `obj` is, or lies in, what the call that made this walk handed it (the receiver,
+        an argument, a closure's variable): a use of it here is the caller's object used here,
+        not a second object (`wrapper(x)` runs `self.model(x)` on the caller's `wrapper.model`)."""
+        root = self.canonical(obj).root
+        return root == self.self_root or root in self.param_roots.values()
+
     def sharded_here(self, obj: Obj, before: Union[int, Point, None] = None, must: bool = False) -> Optional[ShardEvent]:
         """The shard event covering `obj` (it or an ancestor) that one run can make before this
         point (or before `before`, a point or a sequence number on the current path); with
