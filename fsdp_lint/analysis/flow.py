@@ -141,6 +141,11 @@ class OptimizerBuilt(NamedTuple):
     path: Path
 
 
+# The objects a call hands the function it calls: each parameter's root in the callee's walks, and
+# an object this walk binds to it (by the object it denotes), one pair per object it may be.
+Handed = Tuple[Tuple[Root, Obj], ...]
+
+
 class CallListener:
     """What a rule sees of a flow: each call before it takes effect, and the end of the walk."""
 
@@ -152,8 +157,12 @@ class CallListener:
     def on_function_end(self, flow: "Flow") -> None:  # pragma: no cover - interface
         pass
 
-    def on_callee(self, flow: "Flow", call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
-        """A function of the tree is called in `context`: the engine walks it with the rules."""
+    def on_callee(
+        self, flow: "Flow", call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin],
+        handed: "Handed" = (),
+    ) -> None:
+        """A function of the tree is called in `context`: the engine walks it with the rules.
+        `handed`: the objects the call hands it, each by the callee's root for it (`Handed`)."""
 
 
 @dataclass
@@ -555,12 +564,10 @@ class Flow:
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
 
-    def received(self, obj: Obj) -> bool:
-        """Whether `obj` is, or lies in, what the call that made this walk handed it (the receiver,
-        an argument, a closure's variable): a use of it here is the caller's object used here,
-        not a second object (`wrapper(x)` runs `self.model(x)` on the caller's `wrapper.model`)."""
-        root = self.canonical(obj).root
-        return root == self.self_root or root in self.param_roots.values()
+    def _handed(self, func: nodes.FunctionDef, bound: Dict[str, Value]) -> Handed:
+        """The objects a call of `func` hands it, by the roots its walk binds them to: what the
+        callee finds of `self.model` is of this walk's `wrapper.model` (`CallListener.on_callee`)."""
+        return tuple((_param_root(func, name), self.canonical(obj)) for name in sorted(bound) for obj in objects_in(bound[name]))
 
     def sharded_here(self, obj: Obj, before: Union[int, Point, None] = None, must: bool = False) -> Optional[ShardEvent]:
         """The shard event covering `obj` (it or an ancestor) that one run can make before this
@@ -3588,7 +3595,7 @@ class Flow:
             if summary.exit is not None and at_exit:
                 summary = summary.exit
         if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH and not at_exit:
-            self.listener.on_callee(self, node, func, context, origins)
+            self.listener.on_callee(self, node, func, context, origins, self._handed(func, bound))
         if summary is None:
             self._escape(args, keywords)
             if receiver is not None:

@@ -153,9 +153,9 @@ class Rule(Contract, CallListener):
         self, node: nodes.NodeNG, message: Optional[str] = None, *, help: Optional[str] = None, fix: Optional[Fix] = None,
         related: Sequence[RelatedNode] = (), subject: Optional[Obj] = None,
     ) -> None:
-        """`subject`: the object the finding is about, where it is one. A finding at a call about
-        an object the callee received is then the only one: the call's own finding of the same
-        rule, which the callee's explains, is not a second (`engine.tree_analysis`)."""
+        """`subject`: the object the finding is about, where it is one. A finding at a call whose
+        called code has its own finding of the rule about that object is then no second finding:
+        one mistake, one report, where it happens (`fsdp_lint.engine.explained_findings`)."""
         self._reporter(self, node, message or self.message, help or self.help, fix, related, subject)
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:

@@ -15,16 +15,17 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple, Type
 from astroid import nodes
 
 from fsdp_lint.analysis.context import Context, Origin
-from fsdp_lint.analysis.flow import CallListener, Flow
+from fsdp_lint.analysis.flow import CallListener, Flow, Handed
 from fsdp_lint.analysis.values import Obj
 from fsdp_lint.analysis.walk_records import NO_ORIGINS
 from fsdp_lint.engine.rule import RelatedNode, Rule, RuleSetting
 from fsdp_lint.violation import Fix
 
-# The last item: whether the finding is about an object the call that made the walk handed it
-# (`Flow.received`), which makes the call's own finding of the rule no second one.
-Report = Tuple[Rule, nodes.NodeNG, str, Optional[str], Optional[Fix], Sequence[RelatedNode], bool]
-Callee = Tuple[nodes.NodeNG, nodes.FunctionDef, Context, Dict[str, Origin]]
+# The last item: the names the walk knows the finding's subject by (`Flow.names_of`; none without
+# one), by which a caller's finding about the object it handed over is found the same
+# (`fsdp_lint.engine.explained_findings`).
+Report = Tuple[Rule, nodes.NodeNG, str, Optional[str], Optional[Fix], Sequence[RelatedNode], Tuple[Obj, ...]]
+Callee = Tuple[nodes.NodeNG, nodes.FunctionDef, Context, Dict[str, Origin], Handed]
 
 
 class RuleListener(CallListener):
@@ -71,9 +72,11 @@ class RuleListener(CallListener):
         self._call_rules = self._end_rules = ()  # the walk is over: what its rules kept is not needed
         self.callees = tuple(self.callees)
 
-    def on_callee(self, flow: Flow, call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
+    def on_callee(
+        self, flow: Flow, call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin], handed: Handed = (),
+    ) -> None:
         callees = self.callees if isinstance(self.callees, list) else []
-        callees.append((call, func, context, origins or NO_ORIGINS))
+        callees.append((call, func, context, origins or NO_ORIGINS, handed))
         self.callees = callees
 
     def _module_of(self, flow: Flow) -> str:
@@ -91,5 +94,5 @@ class RuleListener(CallListener):
         self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Fix], places: Sequence[RelatedNode],
         subject: Optional[Obj],
     ) -> None:
-        received = subject is not None and self._flow is not None and self._flow.received(subject)
-        self.reports = [*self.reports, (rule, node, message, help, fix, places, received)]
+        names = self._flow.names_of(subject) if subject is not None and self._flow is not None else ()
+        self.reports = [*self.reports, (rule, node, message, help, fix, places, names)]

@@ -25,6 +25,7 @@ from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, CreatedInstances, Origin
 from fsdp_lint.analysis.flow import MAX_RULE_DEPTH, Flow, scope_key
 from fsdp_lint.analysis.project import Project, ResolutionMemo
+from fsdp_lint.analysis.values import Obj
 from fsdp_lint.engine.rule import RelatedNode, Rule, RuleSetting, ScreenedFile
 from fsdp_lint.engine.rule_listener import RuleListener
 from fsdp_lint.engine.source import ParsedFile, character_column, parse, unanalysable
@@ -414,7 +415,7 @@ class _RuleRunner:
         self.config = config
         self.findings = findings
         self.found: Dict[str, List[Violation]] = {}
-        self.made: List[Tuple[Violation, WalkKey, nodes.NodeNG]] = []  # each finding, with the walk and node that made it
+        self.made: List[Tuple[Violation, WalkKey, nodes.NodeNG, Tuple[Obj, ...]]] = []  # each finding, with its walk, node and subject's names
         self.calls = CallTree()
         self.walked: Set[Tuple[str, Context]] = set()
         self.pending: List[Tuple[nodes.FunctionDef, Context, Dict[str, Origin], Tuple[nodes.NodeNG, ...]]] = []
@@ -487,30 +488,29 @@ class _RuleRunner:
         """A walk's findings, its rules' crashes, and the functions it called, to walk next."""
         if heard is None:
             return
-        for rule, node, message, help, fix, places, received in heard.reports:
-            self._report(rule, node, message, help, fix, places, origins, walk)
-            if received:
-                self.calls.found_received(walk, rule.code)
+        for rule, node, message, help, fix, places, names in heard.reports:
+            self._report(rule, node, message, help, fix, places, origins, walk, names)
+            self.calls.found(walk, rule.code, names)
         for rule, error, module in heard.crashes:
             file = self.sources.get(module)
             path = file.display if file is not None else module
             self.findings.internal_errors.append(internal_error(path, f"rule {rule.code} ({rule.name})", error))
-        for call, func, context, passed in heard.callees:
-            self.calls.called(walk, call, (scope_key(func), context))
+        for call, func, context, passed, handed in heard.callees:
+            self.calls.called(walk, call, (scope_key(func), context), handed)
             if len(chain) < MAX_RULE_DEPTH and (scope_key(func), context) not in self.walked:
                 self.pending.append((func, context, passed, chain + (call,)))
 
     def found_by_file(self) -> List[Tuple[ParsedFile, List[Violation]]]:
         """The findings of each file, but those at a call that a finding in the code it calls
         explains (`explained_findings`): one mistake, one finding."""
-        explained = {id(v) for v, walk, node in self.made if self.calls.explained(walk, node, v.code)}
+        explained = {id(v) for v, walk, node, names in self.made if names and self.calls.explained(walk, node, v.code, names)}
         by_path = {file.display: file for file in self.sources.values()}
         found = ((path, [v for v in violations if id(v) not in explained]) for path, violations in sorted(self.found.items()))
         return [(by_path[path], kept) for path, kept in found if kept]
 
     def _report(
         self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Fix], places: Sequence[RelatedNode],
-        origins: Dict[str, Origin], walk: WalkKey,
+        origins: Dict[str, Origin], walk: WalkKey, names: Tuple[Obj, ...],
     ) -> None:
         file = self.sources.get(node.root().name)
         if file is None:
@@ -530,7 +530,7 @@ class _RuleRunner:
             message = f"{message} ({'; '.join(note.message for note in related)})"
         violation = Violation(file.display, line, column, rule.code, rule.name, message, rule.severity, end_line, end_column, help, fix, related)
         self.found.setdefault(file.display, []).append(violation)
-        self.made.append((violation, walk, node))
+        self.made.append((violation, walk, node, names))
 
 
 def _related(origins: Dict[str, Origin], sources: Mapping[str, ParsedFile]) -> Tuple[Note, ...]:

@@ -537,6 +537,48 @@ def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
     assert _lint(initialised) == []
 
 
+def test_a_call_s_finding_is_left_out_only_for_the_object_found_below():
+    """One mistake, one finding, followed by object: the wrapper's forward hands the model it
+    holds to a helper in another module, which runs it (the helper's line is the one finding,
+    however deep); the wrapper also holds an uninitialised EMA copy its forward never runs, which
+    the wrapper's call itself uses by the rule's contract (a forward of a module that holds it),
+    so the call stays a finding, about that copy."""
+    files = {
+        "steps.py": "def velocity_of(net, x):\n    return net(x)\n",
+        "wrapper.py": """
+        import torch
+        from torch import nn
+        from steps import velocity_of
+
+        class Wrapper(nn.Module):
+            def __init__(self):
+                super().__init__()
+                with torch.device("meta"):
+                    self.model = Transformer()
+
+            def forward(self, x):
+                return velocity_of(self.model, x)
+        """,
+        "train.py": SHARD + """
+        from wrapper import Wrapper
+
+        def main(noise):
+            wrapper = Wrapper()
+            fully_shard(wrapper.model)
+            wrapper.model.to_empty(device="cuda")
+            return wrapper(noise)
+        """,
+    }
+    assert _lint(files) == [("steps.py", 2, "FSD105")]
+    with_ema = dict(files, **{"wrapper.py": files["wrapper.py"].replace(
+        "self.model = Transformer()", "self.model = Transformer()\n                    self.ema = Transformer()",
+    )})
+    with_ema["train.py"] = with_ema["train.py"].replace("fully_shard(wrapper.model)", "fully_shard(wrapper.model)\n            fully_shard(wrapper.ema)")
+    found = lint_sources({path: _source(text) for path, text in with_ema.items()}, LintOptions()).violations
+    assert sorted((v.path, v.line, v.code) for v in found) == [("steps.py", 2, "FSD105"), ("train.py", 10, "FSD105")]
+    assert "`self.ema` was built on the meta device" in next(v.message for v in found if v.path == "train.py")
+
+
 def test_a_partial_carries_what_it_binds_to_whoever_calls_it():
     """`functools.partial(step, model, opt)` handed to a training loop in another module: the
     loop's call runs `step` with the bound model, sharded as the caller left it."""
