@@ -159,7 +159,7 @@ class CallListener:
 
     def on_callee(
         self, flow: "Flow", call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin],
-        handed: "Handed" = (),
+        handed: Handed = (),
     ) -> None:
         """A function of the tree is called in `context`: the engine walks it with the rules.
         `handed`: the objects the call hands it, each by the callee's root for it (`Handed`)."""
@@ -564,10 +564,11 @@ class Flow:
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
 
-    def _handed(self, func: nodes.FunctionDef, bound: Dict[str, Value]) -> Handed:
-        """The objects a call of `func` hands it, by the roots its walk binds them to: what the
-        callee finds of `self.model` is of this walk's `wrapper.model` (`CallListener.on_callee`)."""
-        return tuple((_param_root(func, name), self.canonical(obj)) for name in sorted(bound) for obj in objects_in(bound[name]))
+    def _handed(self, func: nodes.FunctionDef, bound: Dict[str, Value], origins: Dict[str, Origin]) -> Handed:
+        """The objects a call of `func` hands it that hold shards (those the call has an origin
+        for), by the roots its walk binds them to: what the callee finds of `self.model` is of
+        this walk's `wrapper.model` (`CallListener.on_callee`). The others are no rule's subject."""
+        return tuple((_param_root(func, name), self.canonical(obj)) for name in sorted(origins) if name in bound for obj in objects_in(bound[name]))
 
     def sharded_here(self, obj: Obj, before: Union[int, Point, None] = None, must: bool = False) -> Optional[ShardEvent]:
         """The shard event covering `obj` (it or an ancestor) that one run can make before this
@@ -3595,7 +3596,7 @@ class Flow:
             if summary.exit is not None and at_exit:
                 summary = summary.exit
         if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH and not at_exit:
-            self.listener.on_callee(self, node, func, context, origins, self._handed(func, bound))
+            self.listener.on_callee(self, node, func, context, origins, self._handed(func, bound, origins))
         if summary is None:
             self._escape(args, keywords)
             if receiver is not None:

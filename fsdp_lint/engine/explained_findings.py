@@ -36,7 +36,8 @@ class CallTree:
         self._found: Dict[WalkKey, List[Tuple[str, FrozenSet[Name]]]] = {}
 
     def called(self, walk: WalkKey, call: nodes.NodeNG, callee: WalkKey, handed: Handed) -> None:
-        self._calls.setdefault(walk, []).append((call, callee, handed))
+        if handed:  # a call that hands over nothing holding shards carries no finding's subject down
+            self._calls.setdefault(walk, []).append((call, callee, handed))
 
     def found(self, walk: WalkKey, code: str, names: Tuple[Obj, ...]) -> None:
         if names:

@@ -579,6 +579,37 @@ def test_a_call_s_finding_is_left_out_only_for_the_object_found_below():
     assert "`self.ema` was built on the meta device" in next(v.message for v in found if v.path == "train.py")
 
 
+def test_a_call_and_its_callee_bypassing_two_units_are_two_findings():
+    """A finding at a call gives way only to one about the same object below it: `model.forward(x)`
+    skips the root's hooks, and the root's `forward`, walked from there, skips the encoder's with
+    `self.encoder.forward(x)`. Two units, two mistakes, two findings (FSD201 names its subject, as
+    FSD105 does; the two are not one object)."""
+    files = {
+        "model.py": """
+        from torch import nn
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = Encoder()
+                self.head = nn.Linear(8, 2)
+
+            def forward(self, x):
+                return self.head(self.encoder.forward(x))
+        """,
+        "train.py": SHARD + """
+        from model import Model
+
+        def main(batch):
+            model = Model()
+            fully_shard(model.encoder)
+            fully_shard(model)
+            return model.forward(batch).sum()
+        """,
+    }
+    assert _lint(files) == [("model.py", 11, "FSD201"), ("train.py", 9, "FSD201")]
+
+
 def test_a_partial_carries_what_it_binds_to_whoever_calls_it():
     """`functools.partial(step, model, opt)` handed to a training loop in another module: the
     loop's call runs `step` with the bound model, sharded as the caller left it."""
