@@ -210,7 +210,7 @@ class MetaInitIncomplete(Rule):
         self._reported.add(model)
         target = model.display
         state_text = _state(state, describe_run(run))
-        self.report(node, self.message.format(target=target, state=state_text, use=use), help=self.help.format(target=target))
+        self.report(node, self.message.format(target=target, state=state_text, use=use), help=self.help.format(target=target), subject=model)
 
 
 def _state(state: MetaState, when: str) -> str:

@@ -427,7 +427,7 @@ class ForwardBypass(Rule):
         else:
             message = f"`{unit}.{outside.part}` belongs to the sharded unit `{unit}` and runs here outside its forward"
             help = f"run it inside `{unit}`'s forward, through `{unit}(...)`"
-        self.report(node, message, help=help)
+        self.report(node, message, help=help, subject=outside.unit)
 
     def on_function_end(self, flow: Flow) -> None:
         for node, owner in self._after_unshard:
@@ -442,7 +442,7 @@ class ForwardBypass(Rule):
             # Safe: the call goes through `nn.Module.__call__`, which runs `forward` with the same
             # arguments and adds the hooks, FSDP's among them: what the call was meant to do.
             fix = Fix.safe(Edit(receiver.end_lineno, receiver.end_col_offset, node.func.end_lineno, node.func.end_col_offset, ""))
-        self.report(node, self.message.format(target=target), help=self.help.format(target=target), fix=fix)
+        self.report(node, self.message.format(target=target), help=self.help.format(target=target), fix=fix, subject=owner)
 
 
 def _is_super_call(func: nodes.NodeNG) -> bool:

@@ -209,7 +209,7 @@ class ParamsMutatedAfterShard(Rule):
         """`named`: the receiver as the code names it, where that says more than the object's
         name (a component stored by `setattr` is named by the call that made it)."""
         name = named.as_string() if isinstance(named, (nodes.Name, nodes.Attribute)) else target.display
-        self.report(node, self.message.format(what=what, when=when, target=name))
+        self.report(node, self.message.format(what=what, when=when, target=name), subject=target)
 
 
 def _cast(node: nodes.Call, method: str, flow: Flow) -> Optional[str]:

@@ -144,6 +144,11 @@ class OptimizerBuilt(NamedTuple):
     path: Path
 
 
+# The objects a call hands the function it calls: each parameter's root in the callee's walks, and
+# an object this walk binds to it (by the object it denotes), one pair per object it may be.
+Handed = Tuple[Tuple[Root, Obj], ...]
+
+
 class CallListener:
     """What a rule sees of a flow: each call before it takes effect, and the end of the walk."""
 
@@ -155,8 +160,12 @@ class CallListener:
     def on_function_end(self, flow: "Flow") -> None:  # pragma: no cover - interface
         pass
 
-    def on_callee(self, flow: "Flow", call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
-        """A function of the tree is called in `context`: the engine walks it with the rules."""
+    def on_callee(
+        self, flow: "Flow", call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin],
+        handed: Handed = (),
+    ) -> None:
+        """A function of the tree is called in `context`: the engine walks it with the rules.
+        `handed`: the objects the call hands it, each by the callee's root for it (`Handed`)."""
 
 
 @dataclass
@@ -588,6 +597,12 @@ class Flow:
 
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
+
+    def _handed(self, func: nodes.FunctionDef, bound: Dict[str, Value], origins: Dict[str, Origin]) -> Handed:
+        """The objects a call of `func` hands it that hold shards (those the call has an origin
+        for), by the roots its walk binds them to: what the callee finds of `self.model` is of
+        this walk's `wrapper.model` (`CallListener.on_callee`). The others are no rule's subject."""
+        return tuple((_param_root(func, name), self.canonical(obj)) for name in sorted(origins) if name in bound for obj in objects_in(bound[name]))
 
     def sharded_here(self, obj: Obj, before: Union[int, Point, None] = None, must: bool = False) -> Optional[ShardEvent]:
         """The shard event covering `obj` (it or an ancestor) that one run can make before this
@@ -3672,7 +3687,7 @@ class Flow:
             if summary.exit is not None and at_exit:
                 summary = summary.exit
         if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH and not at_exit:
-            self.listener.on_callee(self, node, func, context, origins)
+            self.listener.on_callee(self, node, func, context, origins, self._handed(func, bound, origins))
         if summary is None:
             self._escape(args, keywords)
             if receiver is not None:

@@ -17,6 +17,7 @@ from typing import Callable, ClassVar, Dict, FrozenSet, Iterable, Optional, Sequ
 from astroid import nodes
 
 from fsdp_lint.analysis.flow import CallListener, Flow
+from fsdp_lint.analysis.values import Obj
 from fsdp_lint.contract import Contract
 from fsdp_lint.violation import Fix
 
@@ -110,7 +111,7 @@ class ScreenedFile:
 # A place a finding refers to besides its own line, and what happens there: the engine renders it
 # as `path:line` in the message and as a related location (SARIF, the editor).
 RelatedNode = Tuple[nodes.NodeNG, str]
-Reporter = Callable[["Rule", nodes.NodeNG, str, Optional[str], Optional[Fix], Sequence[RelatedNode]], None]
+Reporter = Callable[["Rule", nodes.NodeNG, str, Optional[str], Optional[Fix], Sequence[RelatedNode], Optional[Obj]], None]
 
 
 class Rule(Contract, CallListener):
@@ -150,9 +151,12 @@ class Rule(Contract, CallListener):
 
     def report(
         self, node: nodes.NodeNG, message: Optional[str] = None, *, help: Optional[str] = None, fix: Optional[Fix] = None,
-        related: Sequence[RelatedNode] = (),
+        related: Sequence[RelatedNode] = (), subject: Optional[Obj] = None,
     ) -> None:
-        self._reporter(self, node, message or self.message, help or self.help, fix, related)
+        """`subject`: the object the finding is about, where it is one. A finding at a call whose
+        called code has its own finding of the rule about that object is then no second finding:
+        one mistake, one report, where it happens (`fsdp_lint.engine.explained_findings`)."""
+        self._reporter(self, node, message or self.message, help or self.help, fix, related, subject)
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         pass

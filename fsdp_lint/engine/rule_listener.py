@@ -15,13 +15,17 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple, Type
 from astroid import nodes
 
 from fsdp_lint.analysis.context import Context, Origin
-from fsdp_lint.analysis.flow import CallListener, Flow
+from fsdp_lint.analysis.flow import CallListener, Flow, Handed
+from fsdp_lint.analysis.values import Obj
 from fsdp_lint.analysis.walk_records import NO_ORIGINS
 from fsdp_lint.engine.rule import RelatedNode, Rule, RuleSetting
 from fsdp_lint.violation import Fix
 
-Report = Tuple[Rule, nodes.NodeNG, str, Optional[str], Optional[Fix], Sequence[RelatedNode]]
-Callee = Tuple[nodes.NodeNG, nodes.FunctionDef, Context, Dict[str, Origin]]
+# The last item: the names the walk knows the finding's subject by (`Flow.names_of`; none without
+# one), by which a caller's finding about the object it handed over is found the same
+# (`fsdp_lint.engine.explained_findings`).
+Report = Tuple[Rule, nodes.NodeNG, str, Optional[str], Optional[Fix], Sequence[RelatedNode], Tuple[Obj, ...]]
+Callee = Tuple[nodes.NodeNG, nodes.FunctionDef, Context, Dict[str, Origin], Handed]
 
 
 class RuleListener(CallListener):
@@ -30,7 +34,7 @@ class RuleListener(CallListener):
     first crash). One is kept for every walk of the facts (`fsdp_lint.analysis.walk_records`):
     slotted, with no list or set until it has something to hold."""
 
-    __slots__ = ("configuration", "failed", "reports", "callees", "crashes", "_module", "_call_rules", "_end_rules")
+    __slots__ = ("configuration", "failed", "reports", "callees", "crashes", "_module", "_call_rules", "_end_rules", "_flow")
 
     def __init__(self, rules: Tuple[Type[Rule], ...], settings: Tuple[RuleSetting, ...], failed: Optional[Set[Tuple[str, str]]] = None):
         self.configuration = (rules, settings)
@@ -39,33 +43,40 @@ class RuleListener(CallListener):
         self.callees: Sequence[Callee] = ()
         self.crashes: Sequence[Tuple[Rule, Exception, str]] = ()  # the rule, its error, the walk's module
         self._module: Optional[str] = None  # the walk's
+        self._flow: Optional[Flow] = None  # while a rule runs: the walk it asks (kept no longer, so no record keeps a walk alive)
         instances = [rule(self._report).configure(settings) for rule in rules]
         self._call_rules: Sequence[Rule] = [r for r in instances if type(r).on_call is not Rule.on_call]
         self._end_rules: Sequence[Rule] = [r for r in instances if type(r).on_function_end is not Rule.on_function_end]
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         module = self._module_of(flow)
+        self._flow = flow
         for rule in self._call_rules:
             if not self.failed or (rule.code, module) not in self.failed:
                 try:
                     rule.on_call(node, flow)
                 except Exception as error:
                     self._crash(rule, error, module)
+        self._flow = None
 
     def on_function_end(self, flow: Flow) -> None:
         module = self._module_of(flow)
+        self._flow = flow
         for rule in self._end_rules:
             if not self.failed or (rule.code, module) not in self.failed:
                 try:
                     rule.on_function_end(flow)
                 except Exception as error:
                     self._crash(rule, error, module)
+        self._flow = None
         self._call_rules = self._end_rules = ()  # the walk is over: what its rules kept is not needed
         self.callees = tuple(self.callees)
 
-    def on_callee(self, flow: Flow, call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin]) -> None:
+    def on_callee(
+        self, flow: Flow, call: nodes.NodeNG, func: nodes.FunctionDef, context: Context, origins: Dict[str, Origin], handed: Handed = (),
+    ) -> None:
         callees = self.callees if isinstance(self.callees, list) else []
-        callees.append((call, func, context, origins or NO_ORIGINS))
+        callees.append((call, func, context, origins or NO_ORIGINS, handed))
         self.callees = callees
 
     def _module_of(self, flow: Flow) -> str:
@@ -81,5 +92,7 @@ class RuleListener(CallListener):
 
     def _report(
         self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Fix], places: Sequence[RelatedNode],
+        subject: Optional[Obj],
     ) -> None:
-        self.reports = [*self.reports, (rule, node, message, help, fix, places)]
+        names = self._flow.names_of(subject) if subject is not None and self._flow is not None else ()
+        self.reports = [*self.reports, (rule, node, message, help, fix, places, names)]

@@ -19,11 +19,13 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 from astroid import nodes
 
 from fsdp_lint.engine import noqa, prefilter, syntax_check
+from fsdp_lint.engine.explained_findings import CallTree, WalkKey
 from fsdp_lint.analysis import environment, imported_code
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, CreatedInstances, Origin
 from fsdp_lint.analysis.flow import MAX_RULE_DEPTH, Flow, scope_key
 from fsdp_lint.analysis.project import Project, ResolutionMemo
+from fsdp_lint.analysis.values import Obj
 from fsdp_lint.engine.rule import RelatedNode, Rule, RuleSetting, ScreenedFile
 from fsdp_lint.engine.rule_listener import RuleListener
 from fsdp_lint.engine.source import ParsedFile, character_column, parse, unanalysable
@@ -413,6 +415,8 @@ class _RuleRunner:
         self.config = config
         self.findings = findings
         self.found: Dict[str, List[Violation]] = {}
+        self.made: List[Tuple[Violation, WalkKey, nodes.NodeNG, Tuple[Obj, ...]]] = []  # each finding, with its walk, node and subject's names
+        self.calls = CallTree()
         self.walked: Set[Tuple[str, Context]] = set()
         self.pending: List[Tuple[nodes.FunctionDef, Context, Dict[str, Origin], Tuple[nodes.NodeNG, ...]]] = []
         self.broken: Set[str] = set()
@@ -442,31 +446,32 @@ class _RuleRunner:
         if file is None or file.display in self.broken:
             return
         heard: Optional[RuleListener] = None
+        walk: WalkKey = (scope_key(scope), context or UNKNOWN_CONTEXT)
         try:
             if isinstance(scope, nodes.ClassDef) and not self.project.lifecycle(scope):
                 return
             if entry:
                 context, origins = self.project.entry_context(scope)
+                walk = (scope_key(scope), context)
             if context is not None:
-                key = (scope_key(scope), context)
-                if key in self.walked:
+                if walk in self.walked:
                     return
-                self.walked.add(key)
+                self.walked.add(walk)
             heard = self._replayed(scope, context or UNKNOWN_CONTEXT, origins)
             if heard is None:
                 heard = RuleListener(self.config.rule_classes, self.config.settings, self.failed)
                 Flow(self.project, scope, heard, context or UNKNOWN_CONTEXT, origins, chain).run()
         except RecursionError:
-            self._take(heard, origins, chain)
+            self._take(heard, origins, chain, walk)
             heard = None
             self.findings.violations.append(unanalysable(file.display, "nesting too deep to analyse", scope.lineno or 1))
             self.broken.add(file.display)
         except Exception as error:
-            self._take(heard, origins, chain)
+            self._take(heard, origins, chain, walk)
             heard = None
             self.findings.internal_errors.append(internal_error(file.display, "the flow analysis", error))
             self.broken.add(file.display)
-        self._take(heard, origins, chain)
+        self._take(heard, origins, chain, walk)
 
     def _replayed(self, scope: nodes.NodeNG, context: Context, origins: Dict[str, Origin]) -> Optional[RuleListener]:
         """What the rules heard in the fact pass's walk of `scope` in `context`, where this walk
@@ -479,28 +484,33 @@ class _RuleRunner:
         module = scope.root().name
         return None if any(failed == module for _, failed in self.failed) else heard
 
-    def _take(self, heard: Optional[RuleListener], origins: Dict[str, Origin], chain: Tuple[nodes.NodeNG, ...]) -> None:
+    def _take(self, heard: Optional[RuleListener], origins: Dict[str, Origin], chain: Tuple[nodes.NodeNG, ...], walk: WalkKey) -> None:
         """A walk's findings, its rules' crashes, and the functions it called, to walk next."""
         if heard is None:
             return
-        for rule, node, message, help, fix, places in heard.reports:
-            self._report(rule, node, message, help, fix, places, origins)
+        for rule, node, message, help, fix, places, names in heard.reports:
+            self._report(rule, node, message, help, fix, places, origins, walk, names)
+            self.calls.found(walk, rule.code, names)
         for rule, error, module in heard.crashes:
             file = self.sources.get(module)
             path = file.display if file is not None else module
             self.findings.internal_errors.append(internal_error(path, f"rule {rule.code} ({rule.name})", error))
-        if len(chain) < MAX_RULE_DEPTH:
-            for call, func, context, passed in heard.callees:
-                if (scope_key(func), context) not in self.walked:
-                    self.pending.append((func, context, passed, chain + (call,)))
+        for call, func, context, passed, handed in heard.callees:
+            self.calls.called(walk, call, (scope_key(func), context), handed)
+            if len(chain) < MAX_RULE_DEPTH and (scope_key(func), context) not in self.walked:
+                self.pending.append((func, context, passed, chain + (call,)))
 
     def found_by_file(self) -> List[Tuple[ParsedFile, List[Violation]]]:
+        """The findings of each file, but those at a call that a finding in the code it calls
+        explains (`explained_findings`): one mistake, one finding."""
+        explained = {id(v) for v, walk, node, names in self.made if names and self.calls.explained(walk, node, v.code, names)}
         by_path = {file.display: file for file in self.sources.values()}
-        return [(by_path[path], found) for path, found in sorted(self.found.items())]
+        found = ((path, [v for v in violations if id(v) not in explained]) for path, violations in sorted(self.found.items()))
+        return [(by_path[path], kept) for path, kept in found if kept]
 
     def _report(
         self, rule: Rule, node: nodes.NodeNG, message: str, help: Optional[str], fix: Optional[Fix], places: Sequence[RelatedNode],
-        origins: Dict[str, Origin],
+        origins: Dict[str, Origin], walk: WalkKey, names: Tuple[Obj, ...],
     ) -> None:
         file = self.sources.get(node.root().name)
         if file is None:
@@ -518,9 +528,9 @@ class _RuleRunner:
         related = _notes(places, self.sources) + _related(origins, self.sources)
         if related:
             message = f"{message} ({'; '.join(note.message for note in related)})"
-        self.found.setdefault(file.display, []).append(
-            Violation(file.display, line, column, rule.code, rule.name, message, rule.severity, end_line, end_column, help, fix, related)
-        )
+        violation = Violation(file.display, line, column, rule.code, rule.name, message, rule.severity, end_line, end_column, help, fix, related)
+        self.found.setdefault(file.display, []).append(violation)
+        self.made.append((violation, walk, node, names))
 
 
 def _related(origins: Dict[str, Origin], sources: Mapping[str, ParsedFile]) -> Tuple[Note, ...]:

@@ -492,8 +492,11 @@ def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
     """The forward of a module that holds a model on the meta device runs that model (as a
     forward of a module around a sharded one ends its lazy initialisation): a sampler that calls
     the wrapper uses the uninitialised model inside it, and the wrapper's `forward`, walked with
-    the sampler's facts (a module call runs its class's `forward`), runs it at its own call;
-    initialised, it is clean."""
+    the sampler's facts (a module call runs its class's `forward`), runs it at its own call. One
+    mistake is one finding, there, with the calls that brought the model (the sampler's call of
+    the wrapper among them); the sampler's call is no second one. Where the forward runs the
+    model in code the analysis cannot see, the sampler's call is the finding; initialised, the
+    program is clean."""
     files = {
         "wrapper.py": """
         import torch
@@ -525,9 +528,86 @@ def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
             return Sampler(wrapper).sample(noise)
         """,
     }
-    assert _lint(files) == [("train.py", 10, "FSD105"), ("wrapper.py", 12, "FSD105")]
+    found = lint_sources({path: _source(text) for path, text in files.items()}, LintOptions()).violations
+    assert [(v.path, v.line, v.code) for v in found] == [("wrapper.py", 12, "FSD105")]
+    assert any(note.path == "train.py" and note.line == 10 and note.message.startswith("passed to forward()") for note in found[0].related)
+    unseen = dict(files, **{"wrapper.py": files["wrapper.py"].replace("return self.model(x)", "return checkpoint(self.model, x)")})
+    assert _lint(unseen) == [("train.py", 10, "FSD105")]
     initialised = dict(files, **{"train.py": files["train.py"].replace('to_empty(device="cuda")', 'to_empty(device="cuda")\n            wrapper.model.init_weights()')})
     assert _lint(initialised) == []
+
+
+def test_a_call_s_finding_is_left_out_only_for_the_object_found_below():
+    """One mistake, one finding, followed by object: the wrapper's forward hands the model it
+    holds to a helper in another module, which runs it (the helper's line is the one finding,
+    however deep); the wrapper also holds an uninitialised EMA copy its forward never runs, which
+    the wrapper's call itself uses by the rule's contract (a forward of a module that holds it),
+    so the call stays a finding, about that copy."""
+    files = {
+        "steps.py": "def velocity_of(net, x):\n    return net(x)\n",
+        "wrapper.py": """
+        import torch
+        from torch import nn
+        from steps import velocity_of
+
+        class Wrapper(nn.Module):
+            def __init__(self):
+                super().__init__()
+                with torch.device("meta"):
+                    self.model = Transformer()
+
+            def forward(self, x):
+                return velocity_of(self.model, x)
+        """,
+        "train.py": SHARD + """
+        from wrapper import Wrapper
+
+        def main(noise):
+            wrapper = Wrapper()
+            fully_shard(wrapper.model)
+            wrapper.model.to_empty(device="cuda")
+            return wrapper(noise)
+        """,
+    }
+    assert _lint(files) == [("steps.py", 2, "FSD105")]
+    with_ema = dict(files, **{"wrapper.py": files["wrapper.py"].replace(
+        "self.model = Transformer()", "self.model = Transformer()\n                    self.ema = Transformer()",
+    )})
+    with_ema["train.py"] = with_ema["train.py"].replace("fully_shard(wrapper.model)", "fully_shard(wrapper.model)\n            fully_shard(wrapper.ema)")
+    found = lint_sources({path: _source(text) for path, text in with_ema.items()}, LintOptions()).violations
+    assert sorted((v.path, v.line, v.code) for v in found) == [("steps.py", 2, "FSD105"), ("train.py", 10, "FSD105")]
+    assert "`self.ema` was built on the meta device" in next(v.message for v in found if v.path == "train.py")
+
+
+def test_a_call_and_its_callee_bypassing_two_units_are_two_findings():
+    """A finding at a call gives way only to one about the same object below it: `model.forward(x)`
+    skips the root's hooks, and the root's `forward`, walked from there, skips the encoder's with
+    `self.encoder.forward(x)`. Two units, two mistakes, two findings (FSD201 names its subject, as
+    FSD105 does; the two are not one object)."""
+    files = {
+        "model.py": """
+        from torch import nn
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = Encoder()
+                self.head = nn.Linear(8, 2)
+
+            def forward(self, x):
+                return self.head(self.encoder.forward(x))
+        """,
+        "train.py": SHARD + """
+        from model import Model
+
+        def main(batch):
+            model = Model()
+            fully_shard(model.encoder)
+            fully_shard(model)
+            return model.forward(batch).sum()
+        """,
+    }
+    assert _lint(files) == [("model.py", 11, "FSD201"), ("train.py", 9, "FSD201")]
 
 
 def test_a_partial_carries_what_it_binds_to_whoever_calls_it():
