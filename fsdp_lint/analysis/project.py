@@ -20,7 +20,7 @@ from fsdp_lint.analysis.flow import Flow, scope_key
 from fsdp_lint.analysis.syntax import exits_inside_loops, is_instance_method
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import FULLY_SHARD, binding_of, qualified_name, relative_module
-from fsdp_lint.analysis.values import Constant, Container, Deferred, Either, Obj, Optimizer, Root, Value, objects_in, options_of, path_covers, related_objects
+from fsdp_lint.analysis.values import Constant, Container, Deferred, Either, Obj, Optimizer, Root, Value, WorldSize, objects_in, options_of, path_covers, related_objects
 from fsdp_lint.analysis.walk_records import STEP, WalkRecord, WalkRecords
 
 _MAX_DEPTH = 12
@@ -291,8 +291,10 @@ class Project:
                 plain = facts.plain or cls is None and class_values.plain_module(self, facts.cls)
                 if facts.sharded or facts.meta or cls or chosen:
                     narrow.append((name, replace(facts, cls=cls, attrs=chosen, plain=plain)))
-            elif isinstance(facts, (Constant, Optimizer)) or isinstance(facts, Container) and self.is_choice(facts):
-                narrow.append((name, facts))  # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too
+            elif isinstance(facts, (Optimizer, WorldSize)) or isinstance(facts, Constant) and facts.travels or isinstance(facts, Container) and self.is_choice(facts):
+                # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too; an int or a string the
+                # callee tests (`Flow._decides`) is not: one context per number would be unbounded
+                narrow.append((name, facts))
             elif isinstance(facts, (Container, Either)) and any(o.root in shared for o in objects_in(facts)):
                 # the caller's modules, one sharded, in a list (`[models]`) or one of several
                 # (a loop's item): kept, as an object argument is, without the classes but with
