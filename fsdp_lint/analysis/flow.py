@@ -63,7 +63,6 @@ from fsdp_lint.analysis.values import (
     StateDict,
     Truth,
     Unknown,
-    WorldSize,
     Value,
     anonymous,
     anonymous_attrs,
@@ -84,6 +83,7 @@ from fsdp_lint.analysis.values import (
     path_must_cover,
     related_objects,
     runs_through,
+    travels,
     truth,
 )
 
@@ -333,7 +333,7 @@ class Flow:
         # carried by every caller up the chain, a new one at each call (accelerate: 170,000 of them
         # in 2,581 summaries, 99.8% unreachable)
         compiled = [
-            Obj(root, attrs) for root, attrs in sorted(self.compiled) if not self.is_local(root) or ":" not in root[0] or root in reachable
+            Obj(root, attrs) for root, attrs in sorted(self.compiled) if self._held_by_caller(root) or root in reachable
         ]
         return replace(whole, rebuilds=self._as_returned(_latest(rebuilds), returning), compiled=compiled)
 
@@ -342,7 +342,7 @@ class Flow:
         constant written (`Summary.rebinds`)."""
         found = []
         for (root, attrs), rebinds in self._rebinds.items():
-            if not self.is_local(root) or ":" not in root[0]:
+            if self._held_by_caller(root):
                 written = [w for _, w in rebinds]
                 found.append((Obj(root, attrs), None if None in written else tuple(dict.fromkeys(c for w in written for c in w))))  # type: ignore[union-attr]
         return tuple(found)
@@ -355,7 +355,7 @@ class Flow:
         for (root, attrs), value in self.attr_env.items():
             if self._adopted.get((root, attrs), _ABSENT) is value:
                 continue  # as the caller gave it: not a write
-            if not self.is_local(root) or ":" not in root[0]:  # its parameters', globals' and the caller's objects'
+            if self._held_by_caller(root):
                 writes.append((Obj(root, attrs), value))
             elif self.is_local(root):
                 local.setdefault(root, []).append((attrs, value))
@@ -598,7 +598,12 @@ class Flow:
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
 
-    def _handed(self, func: nodes.FunctionDef, bound: Dict[str, Value], origins: Dict[str, Origin]) -> Handed:
+    def _held_by_caller(self, root: Root) -> bool:
+        """Whether a caller holds the object of `root` once the call returned: a parameter's, a
+        global's, the caller's own (a root of no scope of this walk, `<call ...>` results aside)."""
+        return not self.is_local(root) or ":" not in root[0]
+
+    def _handed_objects(self, func: nodes.FunctionDef, bound: Dict[str, Value], origins: Dict[str, Origin]) -> Handed:
         """The objects a call of `func` hands it that hold shards (those the call has an origin
         for), by the roots its walk binds them to: what the callee finds of `self.model` is of
         this walk's `wrapper.model` (`CallListener.on_callee`). The others are no rule's subject."""
@@ -1147,7 +1152,7 @@ class Flow:
         changed = frozenset(literal for literal in flags if self._changed_since(literal, seq))
         stale = {(atom[1], atom[2]) for atom, _ in changed}  # type: ignore[misc]
         tested = self.project.attributes_tested(reader) if isinstance(reader, nodes.FunctionDef) else frozenset()
-        told = [key for key in later if key[1][-1] in tested and (reader is self.scope or key in stale or not _travels(self.attr_env.get(key)))]
+        told = [key for key in later if key[1][-1] in tested and (reader is self.scope or key in stale or not travels(self.attr_env.get(key, UNKNOWN)))]
         if not stale and not told:
             return flags
         runs = path - changed
@@ -2191,8 +2196,9 @@ class Flow:
             imported = self._imported_global(node)  # `utils.MODEL`
             if imported is not None:
                 return imported
-            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node) and self._optimizer_named(self.qualified_name(node)):
-                return ClassRef(self.qualified_name(node))  # `optimizer_cls=torch.optim.AdamW`, handed on
+            qname = self.qualified_name(node)
+            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node) and self._optimizer_named(qname):
+                return ClassRef(qname)  # `optimizer_cls=torch.optim.AdamW`, handed on
         return mapped_options(base, lambda option: self._attribute_of(option, node.attrname, node))
 
     def _attribute_of(self, base: Value, attr: str, node: Optional[nodes.Attribute] = None, depth: int = 0) -> Value:
@@ -3165,9 +3171,8 @@ class Flow:
                 stored = self._optimizer_as_stored(option, base, root)
                 if stored is not None:
                     options.append((anonymous(stored), guard))
-            elif isinstance(option, (ShardFunction, Options, Constant, Gathered, WorldSize)):
-                if not isinstance(option, Constant) or option.travels:
-                    options.append((option, guard))
+            elif isinstance(option, (ShardFunction, Options, Gathered)) or travels(option):
+                options.append((option, guard))
             elif contained(option, StateDict):
                 # a state dict of a module (or optimizer) inside the object, kept for a later
                 # method (`self.ema = self.model.state_dict()`; a dict of them)
@@ -3229,9 +3234,9 @@ class Flow:
         rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag, a
         full state dict), or one that refers to objects something happened to. Others would only make each call site a
         context of its own."""
-        if isinstance(value, (Optimizer, ShardFunction, Options, Constant, Partial, ClassRef, Gathered, WorldSize)):
-            return not isinstance(value, Constant) or value.travels
-        if isinstance(value, (Unknown, Fresh)):
+        if isinstance(value, (Optimizer, ShardFunction, Options, Partial, ClassRef, Gathered)) or travels(value):
+            return True
+        if isinstance(value, (Constant, Unknown, Fresh)):
             return False
         if contained(value, Optimizer):
             return True
@@ -3247,7 +3252,7 @@ class Flow:
         context of a call of `func` anyway: the parameter it binds is a name `func`, or what it
         calls, tests (`if dp > 1:` with `build(2)`), so the test takes one arm, as it would for
         a flag passed as `True`."""
-        return isinstance(value, Constant) and not value.travels and name in self.project.attributes_tested(func)
+        return isinstance(value, Constant) and not travels(value) and name in self.project.attributes_tested(func)
 
     def _facts_of(
         self, base: Obj, root: Root, live: List[ShardEvent], call: nodes.NodeNG, callee: str, reads: Optional[FrozenSet[str]] = None,
@@ -3427,10 +3432,7 @@ class Flow:
                 cls = option.cls or (self.classes.get(option.root) if not option.attrs else None)
                 if not class_values.is_setting_class(self.project, cls):
                     return False
-            elif isinstance(option, Constant):
-                if not option.travels:
-                    return False
-            elif not isinstance(option, (Options, ShardFunction, WorldSize)):
+            elif not (isinstance(option, (Options, ShardFunction)) or travels(option)):
                 return False
         return True
 
@@ -3640,9 +3642,8 @@ class Flow:
                     return True
                 if self.deferred_module(self.canonical(option)) is not None:
                     return True  # a result of code not entered: a method called on it is a call into that code
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container, Constant, WorldSize)):
-                if not isinstance(option, Constant) or option.travels:
-                    return True
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container)) or travels(option):
+                return True
         return False
 
     def _display_name(self) -> str:
@@ -3687,7 +3688,7 @@ class Flow:
             if summary.exit is not None and at_exit:
                 summary = summary.exit
         if self.listener is not None and len(self.chain) < MAX_RULE_DEPTH and not at_exit:
-            self.listener.on_callee(self, node, func, context, origins, self._handed(func, bound, origins))
+            self.listener.on_callee(self, node, func, context, origins, self._handed_objects(func, bound, origins))
         if summary is None:
             self._escape(args, keywords)
             if receiver is not None:
@@ -3937,12 +3938,6 @@ def _may_change(literal: paths.Literal, written: Written) -> bool:
     """Whether writing one of the constants `written` to its attribute may change a flag outcome."""
     (_, _, _, test), value = literal  # type: ignore[misc]
     return written is None or any(paths.passes(constant, test) != value for constant in written)
-
-
-def _travels(value: Optional[Value]) -> bool:
-    """Whether a calling context hands a callee the value itself (`Constant.travels`), which
-    decides its tests of the attribute on every run without a flag."""
-    return isinstance(value, Constant) and value.travels
 
 
 def _made_on(path: Path, target: Obj) -> Path:

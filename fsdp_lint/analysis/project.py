@@ -9,7 +9,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values, environment, paths
+from fsdp_lint.analysis import class_values, environment, known_apis, paths
 from fsdp_lint.analysis.context import ABOVE, UNKNOWN_CONTEXT, Context, CreatedInstances, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
@@ -20,7 +20,7 @@ from fsdp_lint.analysis.flow import Flow, scope_key
 from fsdp_lint.analysis.syntax import exits_inside_loops, is_instance_method
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import FULLY_SHARD, binding_of, qualified_name, relative_module
-from fsdp_lint.analysis.values import Constant, Container, Deferred, Either, Obj, Optimizer, Root, Value, WorldSize, objects_in, options_of, path_covers, related_objects
+from fsdp_lint.analysis.values import Constant, Container, Deferred, Either, Obj, Optimizer, Root, Value, objects_in, travels, options_of, path_covers, related_objects
 from fsdp_lint.analysis.walk_records import STEP, WalkRecord, WalkRecords
 
 _MAX_DEPTH = 12
@@ -291,7 +291,7 @@ class Project:
                 plain = facts.plain or cls is None and class_values.plain_module(self, facts.cls)
                 if facts.sharded or facts.meta or cls or chosen:
                     narrow.append((name, replace(facts, cls=cls, attrs=chosen, plain=plain)))
-            elif isinstance(facts, (Optimizer, WorldSize)) or isinstance(facts, Constant) and facts.travels or isinstance(facts, Container) and self.is_choice(facts):
+            elif isinstance(facts, Optimizer) or travels(facts) or isinstance(facts, Container) and self.is_choice(facts):
                 # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too; an int or a string the
                 # callee tests (`Flow._decides`) is not: one context per number would be unbounded
                 narrow.append((name, facts))
@@ -1090,8 +1090,6 @@ class Project:
         of a torch.nn leaf module (`known_apis.leaf_parameter`), or, where no class on the way is
         known, a module's `weight` or `bias`. A configuration's number (`self.config.hidden_size`)
         is neither: assigning it copies a value and shares nothing."""
-        from fsdp_lint.analysis import known_apis
-
         cls = qname
         for index, attr in enumerate(path):
             last = index == len(path) - 1

@@ -262,6 +262,14 @@ def compared(op: str, left: "Value", right: "Value") -> "Value":
     return constant(results.pop()) if len(results) == 1 else UNKNOWN
 
 
+def travels(value: "Value") -> bool:
+    """Whether a calling context hands a callee the value itself, which decides the callee's
+    tests of it on every run: `True`, `False`, `None` (`Constant.travels`) and the job's process
+    count. An int or a string would make a context of every call site (`Flow._decides` lets one
+    in where the callee tests it, and a widened context drops it)."""
+    return isinstance(value, WorldSize) or isinstance(value, Constant) and value.travels
+
+
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 

@@ -10,7 +10,7 @@ findings by the rule pass (`tree_analysis._RuleRunner`).
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Type
+from typing import Dict, Optional, Sequence, Set, Tuple, Type
 
 from astroid import nodes
 
