@@ -1755,6 +1755,8 @@ class Flow:
                     self.env[target.value.name] = containers.keys_unknown(self.env[target.value.name])
         elif isinstance(node, nodes.Return):
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
+            if self._meta_depth and node.value is not None:  # `return Model()` under `with torch.device("meta")`: an object on the meta device
+                returned = self._materialise(returned, node.value)
             self._store(returned)
             if node.parent is not self.scope and any(self.is_local(o.root) for o in related_objects(returned)):
                 # what the objects it returns hold as it returns them: a `return` in an arm
@@ -2463,7 +2465,7 @@ class Flow:
             return Fresh(qname)
         if isinstance(func, nodes.Attribute) and func.attrname in known_apis.PRETRAINED_FACTORIES and qname and qname.startswith("transformers."):
             return Fresh("transformers.PreTrainedModel")
-        self._escape(args, keywords)
+        self._escape(args, keywords, initialises=qname not in known_apis.VALUE_KEEPING_WRAPPERS)
         torch_code = (qname or "").startswith("torch.")  # torch's optimizers are its classes
         candidate = self._optimizer_over(args[0], node, syntax.callee_name(func)) if args and not torch_code else None
         if candidate is not None:
@@ -2955,12 +2957,13 @@ class Flow:
 
         return mapped_options(module, of)
 
-    def _escape(self, args: List[Value], keywords: Dict[Optional[str], Value]) -> None:
-        """The values are handed to unknown code: it may keep them, and may initialise the modules."""
+    def _escape(self, args: List[Value], keywords: Dict[Optional[str], Value], initialises: bool = True) -> None:
+        """The values are handed to unknown code: it may keep them, and may initialise the modules
+        (unless torch's documented behaviour says it does not)."""
         for value in list(args) + list(keywords.values()):
             for obj in related_objects(value):
                 self.escaped.add(obj.root)
-            for obj in objects_in(value):
+            for obj in objects_in(value) if initialises else ():
                 self._advance(obj, MetaState.INITIALISED)
 
     # ---- calls into the linted tree -----------------------------------------------------------------

@@ -66,6 +66,14 @@ FIRST_ARGUMENT_FUNCTIONS = frozenset(
     {"torch.distributed.tensor.distribute_module", "torch.distributed._tensor.distribute_module",
      "torch.distributed.tensor._api.distribute_module"}
 )
+# Functions that wrap a module, or the submodules a predicate picks, for activation checkpointing or
+# CPU offload: the parameters keep the values they had (torch 2.13: after `to_empty` and
+# `apply_activation_checkpointing(m, ...)`, or of `checkpoint_wrapper(m)` on the meta device, the
+# same tensors, still uninitialised or still meta), so they initialise nothing.
+VALUE_KEEPING_WRAPPERS = frozenset(
+    f"torch.distributed.algorithms._checkpoint.checkpoint_wrapper.{name}"
+    for name in ("apply_activation_checkpointing", "checkpoint_wrapper", "offload_wrapper")
+)
 # Decorators that make a generator function a context manager: `with f():` runs the code before
 # its `yield` on entry and the code after it when the block ends.
 CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
