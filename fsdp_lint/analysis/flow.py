@@ -2349,6 +2349,9 @@ class Flow:
             if isinstance(args[0], Partial):  # of a function of the tree, a closure or a partial
                 named = tuple((k, v) for k, v in keywords.items() if k is not None)
                 return Partial(args[0].qname, args[0].args + tuple(args[1:]), args[0].keywords + named)
+            if isinstance(args[0], ClassRef) and self._optimizer_named(args[0].qname):
+                # `partial(torch.optim.AdamW, lr=...)`: calling it builds the optimizer
+                return Partial(args[0].qname, tuple(args[1:]), tuple((k, v) for k, v in keywords.items() if k is not None))
             target_name = self.qualified_name(node.args[0])
             if isinstance(self.project.callable_for_flow(target_name), (nodes.FunctionDef, Deferred)):
                 # a function of the tree, whose module may not be entered yet: resolved when called
@@ -2368,7 +2371,9 @@ class Flow:
                 return UNKNOWN
         if self._builds_fsdp_param(qname, func_value):
             self._reregistered(first, node)
-        built = self._optimizer_named(func_value.qname) if isinstance(func_value, ClassRef) else None
+        built = self._optimizer_named(func_value.qname) if isinstance(func_value, (ClassRef, Partial)) else None
+        if built is not None and isinstance(func_value, Partial):
+            args, keywords = list(func_value.args) + args, {**dict(func_value.keywords), **keywords}
         if isinstance(func_value, ClassRef) and built is None:
             return self._construct(node, func_value.qname, args, keywords)
         modules = [(self.canonical(o), guard) for o, guard in guarded_options(func_value) if isinstance(o, Obj)]

@@ -186,9 +186,10 @@ class ClassRef:
 
 @dataclass(frozen=True, slots=True)
 class Partial:
-    """`functools.partial(f, *args, **keywords)` of a function of the tree; a function of the
-    tree used as a value is its partial with nothing bound, a closure's binds the variables it
-    reads from the function around it (`fsdp_lint.analysis.closures`)."""
+    """`functools.partial(f, *args, **keywords)` of a function of the tree, or of an optimizer
+    class (calling it builds the optimizer); a function of the tree used as a value is its
+    partial with nothing bound, a closure's binds the variables it reads from the function
+    around it (`fsdp_lint.analysis.closures`)."""
 
     qname: str
     args: Tuple["Value", ...]
