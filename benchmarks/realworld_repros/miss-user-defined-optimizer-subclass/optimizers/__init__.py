@@ -1,0 +1,3 @@
+from optimizers.adamw import AdamW
+
+__all__ = ("AdamW",)
