@@ -134,8 +134,10 @@ def about_objects(literal: Literal) -> bool:
 @functools.lru_cache(maxsize=1 << 14)
 def flag_literals(path: Path) -> Path:
     """The flag literals of a path (asked for every event a summary maps back and every pair of
-    paths compared, and most paths have none: remembered, as a path's hash is)."""
-    return frozenset(literal for literal in path if literal[0][0] == "flag")
+    paths compared, and most paths have none: remembered, as a path's hash is; the path itself
+    or `EMPTY` where it is all or none of them, so that the memo holds no copies)."""
+    found = frozenset(literal for literal in path if literal[0][0] == "flag")
+    return path if len(found) == len(path) else found or EMPTY
 
 
 def flags(path: Path) -> Iterator[Tuple[Root, Tuple[str, ...], Test, bool]]:

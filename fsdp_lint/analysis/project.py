@@ -134,6 +134,7 @@ class Project:
         self._origins: Dict[Root, str] = {}
         self._passed_on: Dict[Root, Set[Root]] = {}
         self._summaries: Dict[Tuple[str, Context], Summary] = {}
+        self._kept_values: Dict[object, object] = {}  # one of each value the kept summaries share (`Summary.keep`)
         self._approximations: Dict[Tuple[str, Context], Summary] = {}
         self._in_progress: List[Tuple[str, Context]] = []
         self._provisional: Set[Tuple[str, Context]] = set()
@@ -249,6 +250,7 @@ class Project:
             self._provisional.discard(key)
             self._this_round[key] = summary  # valid until a cycle's head starts another round
         else:
+            summary.keep(self._kept_values)
             self._summaries[key] = summary
             self.walk_records.keep(key[0], context, record)
         return summary
