@@ -2303,6 +2303,19 @@ class Flow:
             self.handoffs.extend((Point(seq, self.path), syntax.callee_name(node.func), o) for o in passed)
         return result
 
+    def parameter_rank(self, name: nodes.Name) -> Optional[bool]:
+        """Whether a parameter of the walked function, read in a test, holds a rank, from where
+        its value came: not where the calling context gave it constants, the same on every rank
+        (a mode flag its callers pass as literals, `rank0=True`, tested beside what the walk
+        does not know: `if rank0 and os.path.isdir(path):`). None, and its name decides, where
+        the value is not known: a context hands a callee constants only, so a caller's
+        `dist.get_rank()` and a caller outside the tree (a launcher's `main(rank, world_size)`)
+        look alike here."""
+        binding = self.project.binding(name)
+        if not (isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Arguments) and binding.scope() is self.scope):
+            return None
+        return False if all(isinstance(option, Constant) for option in options_of(self.values.get(name, UNKNOWN))) else None
+
     def _issued(self, node: nodes.NodeNG, what: str, at: nodes.Call) -> None:
         """A collective issued at `node` (itself, or a call that runs `at`), with who gets here."""
         test = rank_only_branch(self)
