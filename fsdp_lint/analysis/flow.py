@@ -2142,7 +2142,7 @@ class Flow:
             imported = self._imported_global(node)
             if imported is not None:
                 return imported
-            literal = named_constants.imported_constant(self.project, self.qualified_name(node))
+            literal = self._imported_constant(self.qualified_name(node)) if not called else None
             if literal is not None:
                 return literal
             if not called:
@@ -2187,6 +2187,16 @@ class Flow:
                 self._inherit_global(path, attrs)
         return Obj(root)
 
+    def _imported_constant(self, qname: Optional[str]) -> Optional[Value]:
+        """The literal an imported global names (`named_constants.imported_constant`). One of a
+        module of the tree the flows do not enter yet is read once they do: the walk depends on
+        that module (`deferred`), as a call into it would, and is walked again then."""
+        found = self.project.callable_for_flow(qname)
+        if isinstance(found, Deferred):
+            self.deferred.add(found.module)
+            return None
+        return named_constants.imported_constant(self.project, qname)
+
     def _function_value(self, func: nodes.FunctionDef) -> Partial:
         """A function of the tree as a value: its partial with nothing bound but, for a closure,
         the values its free variables have here (`fsdp_lint.analysis.closures`)."""
@@ -2199,11 +2209,12 @@ class Flow:
             imported = self._imported_global(node)  # `utils.MODEL`
             if imported is not None:
                 return imported
-            literal = named_constants.imported_constant(self.project, self.qualified_name(node))
+            qname = self.qualified_name(node)
+            called = isinstance(node.parent, nodes.Call) and node.parent.func is node
+            literal = self._imported_constant(qname) if not called else None
             if literal is not None:
                 return literal
-            qname = self.qualified_name(node)
-            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node) and self._optimizer_named(qname):
+            if not called and self._optimizer_named(qname):
                 return ClassRef(qname)  # `optimizer_cls=torch.optim.AdamW`, handed on
         return mapped_options(base, lambda option: self._attribute_of(option, node.attrname, node))
 

@@ -13,7 +13,7 @@ pass over the parsed modules and may only keep a constant from being read as one
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, FrozenSet, Optional, Tuple
+from typing import TYPE_CHECKING, FrozenSet, Optional
 
 from astroid import nodes
 
@@ -34,8 +34,7 @@ def global_constant(project: "Project", binding: nodes.AssignName) -> Optional[V
 
 def imported_constant(project: "Project", qname: Optional[str]) -> Optional[Value]:
     """`global_constant` of the global a qualified name denotes (`from utils import MODEL_KEY`,
-    `utils.MODEL_KEY`), its module parsed to read it whether the flows enter it or not (a
-    literal is its syntax, as a class's bases are `class_values.hierarchy`'s)."""
+    `utils.MODEL_KEY`), in a module the flows enter (`Flow._imported_constant` defers the rest)."""
     module_name, _, name = (qname or "").rpartition(".")
     module = project.module(module_name) if module_name else None
     bindings = module.locals.get(name, ()) if module is not None else ()
@@ -57,18 +56,21 @@ def class_constant(project: "Project", cls: nodes.ClassDef, attr: str) -> Option
     return None
 
 
-# The attribute names each parsed module assigns; each project's union of them, with how many
-# modules it was made of (parsing more modules on demand may add names).
+# The attribute names each module assigns, and those of each project's modules.
 _MODULE_ASSIGNED: "weakref.WeakKeyDictionary[nodes.Module, FrozenSet[str]]" = weakref.WeakKeyDictionary()
-_ASSIGNED: "weakref.WeakKeyDictionary[Project, Tuple[int, FrozenSet[str]]]" = weakref.WeakKeyDictionary()
+_ASSIGNED: "weakref.WeakKeyDictionary[Project, FrozenSet[str]]" = weakref.WeakKeyDictionary()
 
 
 def _assigned_attributes(project: "Project") -> FrozenSet[str]:
+    """The attribute names the code of the project's modules assigns: those the engine parsed
+    and those the flows enter, a set one round's walks all read alike (the modules parsed on
+    demand during the round are among the entered ones, or code no walk runs)."""
     known = _ASSIGNED.get(project)
-    if known is None or known[0] != len(project.modules):
-        names = frozenset().union(*(_module_assigned(module) for module in list(project.modules.values())))
-        known = _ASSIGNED[project] = (len(project.modules), names)
-    return known[1]
+    if known is None:
+        names = set(project.modules) | set(project.entered or ())
+        modules = [module for module in map(project.module, sorted(names)) if module is not None]
+        known = _ASSIGNED[project] = frozenset().union(*map(_module_assigned, modules))
+    return known
 
 
 def _module_assigned(module: nodes.Module) -> FrozenSet[str]:

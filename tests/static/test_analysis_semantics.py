@@ -271,8 +271,9 @@ def test_a_flag_the_caller_passes_as_a_constant_takes_one_arm():
 
 def test_a_global_bound_once_to_a_literal_is_that_constant_unless_the_tree_assigns_it():
     """`if SAVE_WITH_DCP:` of a module global bound once to True takes one arm, read in its module
-    or imported; where another module assigns the attribute (`ckpt.SAVE_WITH_DCP = False`), or
-    a function rebinds it (`global`), the global is no constant and both arms stay."""
+    or imported from one the flows enter; where another module assigns the attribute
+    (`ckpt.SAVE_WITH_DCP = False`), or a function rebinds it (`global`), the global is no
+    constant and both arms stay."""
     checkpoint = """
     import torch
     import torch.distributed.checkpoint as dcp
@@ -303,8 +304,21 @@ def test_a_global_bound_once_to_a_literal_is_that_constant_unless_the_tree_assig
         SAVE_WITH_DCP = False
     """
     assert _lint({"ckpt.py": rebound, "train.py": train}) == [("ckpt.py", 11, "FSD301")]
-    imported = checkpoint.replace("SAVE_WITH_DCP = True", "from options import SAVE_WITH_DCP")
-    assert _lint({"ckpt.py": imported, "options.py": "SAVE_WITH_DCP = True\n", "train.py": train}) == []
+    # imported from a module the flows enter (it shards the model); a module of constants alone,
+    # which no walk needs to enter, is not parsed for them, and the arms stay open
+    imported = checkpoint.replace("SAVE_WITH_DCP = True", "from parallel import SAVE_WITH_DCP")
+    parallel = SHARD + """
+    SAVE_WITH_DCP = True
+
+    def shard(model):
+        fully_shard(model)
+        return model
+    """
+    sharded_there = train.replace("fully_shard(model)", "model = shard(model)").replace("import ckpt\n", "import ckpt\n    from parallel import shard\n")
+    assert _lint({"ckpt.py": imported, "parallel.py": parallel, "train.py": sharded_there}) == []
+    assert _lint({"ckpt.py": imported, "parallel.py": parallel.replace("SAVE_WITH_DCP = True", "SAVE_WITH_DCP = False"), "train.py": sharded_there}) == [
+        ("ckpt.py", 11, "FSD301"),
+    ]
 
 
 def test_a_dict_literal_with_a_splat_keeps_its_named_keys_and_may_hold_more():

@@ -8,7 +8,7 @@ from torch.distributed.checkpoint.state_dict import get_model_state_dict, get_op
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
 
-from constants import EXTRA_STATE_FILE, MODEL_STATE, OPTIMIZER_STATE
+from checkpoint_io import MODEL_STATE, OPTIMIZER_STATE, save_extra_state
 from model import Decoder
 
 
@@ -51,4 +51,4 @@ class Trainer:
                 continue
             trainer_state[key] = value
         if dist.get_rank() == 0:
-            torch.save(trainer_state, os.path.join(directory, EXTRA_STATE_FILE))
+            save_extra_state(trainer_state, directory)
