@@ -107,7 +107,7 @@ def attribute_or_constants(getter: nodes.FunctionDef) -> Optional[Tuple[Tuple[st
 
 
 def _property_getter(project: "Project", cls: nodes.ClassDef, attr: str) -> Optional[nodes.FunctionDef]:
-    for klass in _classes(project, cls):
+    for klass in hierarchy(project, cls):
         bindings = klass.locals.get(attr)
         if not bindings:
             continue
@@ -124,7 +124,7 @@ def is_instance(project: "Project", cls: nodes.ClassDef, tested: str) -> Optiona
     """Whether an object of `cls`, a class of the tree, passes `isinstance(obj, tested)` (a
     qualified name): True when its class or a base is that class, False when none is and each
     base outside the tree is decided not to be (`_base_instance`), None when not known."""
-    if any(klass.qname() == tested for klass in _classes(project, cls)):
+    if any(klass.qname() == tested for klass in hierarchy(project, cls)):
         return True
     answers = {_base_instance(project, base, tested) for base in _outside_bases(project, cls)}
     return True if True in answers else None if None in answers else False
@@ -161,7 +161,7 @@ def always_true(project: "Project", cls: nodes.ClassDef) -> bool:
     memo = _memo(project)
     key = ("true", id(cls))
     if key not in memo:
-        memo[key] = not any("__bool__" in klass.locals or "__len__" in klass.locals for klass in _classes(project, cls)) and all(
+        memo[key] = not any("__bool__" in klass.locals or "__len__" in klass.locals for klass in hierarchy(project, cls)) and all(
             known_apis.module_always_true(base) for base in _outside_bases(project, cls)
         )
     return memo[key]  # type: ignore[return-value]
@@ -216,7 +216,7 @@ def binds_in_tree(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:
     if key not in memo:
         memo[key] = any(
             attr in klass.locals or attr in klass.instance_attrs or "__getattr__" in klass.locals or "__getattribute__" in klass.locals
-            for klass in _classes(project, cls)
+            for klass in hierarchy(project, cls)
         )
     return memo[key]  # type: ignore[return-value]
 
@@ -225,7 +225,7 @@ def record_defaults(project: "Project", cls: nodes.ClassDef) -> Dict[str, Consta
     """The fields of a dataclass (or NamedTuple) of the tree whose default is `None`, `True` or
     `False`, with that value: what its generated `__init__` assigns when no argument is given."""
     defaults: Dict[str, Constant] = {}
-    for klass in reversed(list(_classes(project, cls))):
+    for klass in reversed(list(hierarchy(project, cls))):
         for statement in klass.body:
             if isinstance(statement, nodes.AnnAssign) and isinstance(statement.target, nodes.AssignName):
                 value = statement.value
@@ -249,7 +249,7 @@ def _memo(project: "Project") -> Dict[tuple, object]:
     return entry[1]
 
 
-def _classes(project: "Project", cls: nodes.ClassDef) -> Iterator[nodes.ClassDef]:
+def hierarchy(project: "Project", cls: nodes.ClassDef) -> Iterator[nodes.ClassDef]:
     """`cls` and its bases of the tree, breadth first (close to Python's method resolution order
     for the single-inheritance hierarchies where it matters). A base is read wherever the tree
     defines it, in a module the flows enter or not: what a class derives from is its syntax, and
@@ -279,9 +279,9 @@ def is_or_extends(project: "Project", qname: Optional[str], outside: FrozenSet[s
 
 
 def _outside_bases(project: "Project", cls: nodes.ClassDef) -> Tuple[str, ...]:
-    """The bases of the hierarchy that are not classes of the tree (`_classes`), by name."""
+    """The bases of the hierarchy that are not classes of the tree (`hierarchy`), by name."""
     found = []
-    for klass in _classes(project, cls):
+    for klass in hierarchy(project, cls):
         for base in klass.bases:
             qname = project.qualified_name(base)
             if not isinstance(project.resolve_callable(qname), nodes.ClassDef) and qname != "builtins.object":

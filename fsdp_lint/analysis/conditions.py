@@ -41,28 +41,37 @@ _NOT_DISTRIBUTED_SENTINELS = (-1, None)
 _MAX_DEPTH = 6  # operators and name bindings looked through (`if not do_sample:` with `do_sample = get_rank() == 0`: 5)
 
 
-def rank_test(expr: nodes.NodeNG, taken: bool = True, depth: int = 0) -> bool:
+# Whether a parameter read in a test holds a rank, from where its value came (`Flow`'s calling
+# context); None where that does not say, and its name does.
+ParameterRank = Callable[[nodes.Name], Optional[bool]]
+
+
+def _by_name(name: nodes.Name) -> Optional[bool]:
+    return None
+
+
+def rank_test(expr: nodes.NodeNG, taken: bool = True, depth: int = 0, parameter: ParameterRank = _by_name) -> bool:
     """Whether the branch of `expr` that is `taken` (the body when True, the else when False) runs
     on some ranks and not on others, whatever the other operands of the test evaluate to."""
     if depth > _MAX_DEPTH:
         return False
     if isinstance(expr, nodes.UnaryOp) and expr.op == "not":
-        return rank_test(expr.operand, not taken, depth + 1)
+        return rank_test(expr.operand, not taken, depth + 1, parameter)
     if isinstance(expr, nodes.BoolOp):
         # `a and b` is taken only where both hold: one rank test narrows it. Its else branch is
         # narrowed only when every operand is a rank test (and dually for `or`).
-        narrowing = [rank_test(value, taken, depth + 1) or _not_distributed(value) for value in expr.values]
+        narrowing = [rank_test(value, taken, depth + 1, parameter) or _not_distributed(value) for value in expr.values]
         if (expr.op == "and") == taken:
-            return any(rank_test(value, taken, depth + 1) for value in expr.values)
-        return all(narrowing) and any(rank_test(value, taken, depth + 1) for value in expr.values)
+            return any(rank_test(value, taken, depth + 1, parameter) for value in expr.values)
+        return all(narrowing) and any(rank_test(value, taken, depth + 1, parameter) for value in expr.values)
     if isinstance(expr, nodes.Compare):
         operands = [expr.left] + [right for _, right in expr.ops]
         if any(isinstance(o, nodes.Const) and o.value in _NOT_DISTRIBUTED_SENTINELS for o in operands):
             return False
         if any(isinstance(o, nodes.UnaryOp) and o.op == "-" for o in operands):
             return False
-        return any(_is_rank_value(o, depth + 1) for o in operands)
-    return _is_rank_value(expr, depth + 1)
+        return any(_is_rank_value(o, depth + 1, parameter) for o in operands)
+    return _is_rank_value(expr, depth + 1, parameter)
 
 
 def _not_distributed(expr: nodes.NodeNG) -> bool:
@@ -71,8 +80,9 @@ def _not_distributed(expr: nodes.NodeNG) -> bool:
     return "is_initialized" in text or "world_size" in text or "is_available" in text
 
 
-def _is_rank_value(expr: nodes.NodeNG, depth: int) -> bool:
-    """A rank (`dist.get_rank()`, `self.rank`, `rank % 8`) or a main-rank flag (`is_main_process`)."""
+def _is_rank_value(expr: nodes.NodeNG, depth: int, parameter: ParameterRank = _by_name) -> bool:
+    """A rank (`dist.get_rank()`, `self.rank`, `rank % 8`) or a main-rank flag (`is_main_process`);
+    a parameter where its value may come from one (`parameter`)."""
     if depth > _MAX_DEPTH:
         return False
     if isinstance(expr, nodes.Call):
@@ -80,25 +90,28 @@ def _is_rank_value(expr: nodes.NodeNG, depth: int) -> bool:
         name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
         return name in _RANK_FUNCTIONS or bool(name and _RANK_NAME.match(name))
     if isinstance(expr, nodes.BinOp):
-        return _is_rank_value(expr.left, depth + 1)
+        return _is_rank_value(expr.left, depth + 1, parameter)
     if isinstance(expr, nodes.Attribute):
         return bool(_RANK_NAME.match(expr.attrname))
     if isinstance(expr, nodes.Name):
+        passed = parameter(expr)
+        if passed is not None:
+            return passed
         if _RANK_NAME.match(expr.name):
             return True
-        return _derived_from_rank(expr, depth + 1)
+        return _derived_from_rank(expr, depth + 1, parameter)
     return False
 
 
-def _derived_from_rank(name: nodes.Name, depth: int) -> bool:
+def _derived_from_rank(name: nodes.Name, depth: int, parameter: ParameterRank) -> bool:
     """`is_main = dist.get_rank() == 0` or `r = get_rank()` in the same scope, read later as `name`."""
     binding = binding_of(name, name.name)
     if not isinstance(binding, nodes.AssignName) or not isinstance(binding.parent, nodes.Assign):
         return False
     value = binding.parent.value
     if isinstance(value, (nodes.Compare, nodes.BoolOp, nodes.UnaryOp)):
-        return rank_test(value, True, depth + 1)
-    return _is_rank_value(value, depth + 1)
+        return rank_test(value, True, depth + 1, parameter)
+    return _is_rank_value(value, depth + 1, parameter)
 
 
 def mentions_rank(expr: nodes.NodeNG) -> bool:
@@ -128,7 +141,7 @@ class RankBranch(NamedTuple):
 def rank_only_branch(flow: "Flow") -> Optional[RankBranch]:
     """The innermost enclosing test (or decorator) that only some ranks pass, if any."""
     for test, taken in reversed(flow.conditions):
-        if rank_test(test, taken):
+        if rank_test(test, taken, parameter=flow.parameter_rank):
             return RankBranch(test, test.as_string() if taken else _negated(test))
     scope = flow.scope
     if isinstance(scope, nodes.FunctionDef) and scope.decorators:

@@ -25,6 +25,7 @@ from fsdp_lint.analysis.values import (
     ParamGroups,
     Params,
     Root,
+    UNNAMED,
     StateDict,
     Truth,
     Value,
@@ -79,43 +80,69 @@ def stored_in_state_dict(state: StateDict, key: Value) -> Value:
 
 
 def stored_item(container: Container, key: Value, value: Value) -> Container:
-    """A dict or list after `container[key] = value`: a constant key of a dict of known keys
-    replaces its entry or adds one; any key of an empty dict makes its one entry (`d[name] =
-    m` after `d = {}`: exact, its key unknown); otherwise the value is one more item it may
-    hold."""
+    """A dict or list after `container[key] = value`: a constant key of a dict replaces its
+    entry or adds one; another key adds an unnamed entry, which may have replaced any of the
+    dict's, the only one of an empty dict (`d[name] = m` after `d = {}`: exact); in a list the
+    value is one more item it may hold."""
     if container.keys is not None and isinstance(key, Constant):
         keys = tuple(k for k in container.keys if k != key.value) + (key.value,)
         items = tuple(v for k, v in zip(container.keys, container.items) if k != key.value) + (value,)
         return Container(items, keys)
-    return Container(container.items + (value,), exact=container.keys == ())
+    if container.keys is not None:
+        return dict_of(tuple(zip(container.keys, container.items)) + ((UNNAMED, value),), exact=container.keys == ())
+    return Container(container.items + (value,))
 
 
 def in_order(value: Value) -> Tuple[Value, ...]:
-    """What a loop over a literal list or dict binds, item by item in order (a dict's constant
-    keys); empty where it runs as a loop (an unknown or long sequence)."""
+    """What a loop over a literal list or dict binds, item by item in order (a dict's keys);
+    empty where it runs as a loop (an unknown or long sequence)."""
     if isinstance(value, Container) and 0 < len(value.items) <= _UNROLLED:
-        return value.items if value.keys is None else tuple(Constant(key) for key in value.keys)
+        return value.items if value.keys is None else _key_values(value.keys)
     return ()
+
+
+def _key_values(keys: Tuple[object, ...]) -> Tuple[Value, ...]:
+    """The values of a dict's keys: each named one's constant, an unnamed one unknown."""
+    return tuple(UNKNOWN if key == UNNAMED else Constant(key) for key in keys)
+
+
+def dict_of(entries: Tuple[Tuple[object, Value], ...], exact: bool = False) -> Container:
+    """The dict that entries (key, value) make, in order, as a literal does: a named key's entry
+    replaces the earlier one in place; an unnamed one (`UNNAMED`: a computed key, those of a
+    `**` of a value whose keys are not known) is added, and may have replaced each earlier named
+    entry, which then holds either value (`{MODEL_KEY: sd, **extra}["model"]` may be `extra`'s)."""
+    keys: List[object] = []
+    items: List[Value] = []
+    for key, value in entries:
+        if key == UNNAMED:
+            items = [either([item, value]) if k != UNNAMED else item for k, item in zip(keys, items)]
+        elif key in keys:
+            items[keys.index(key)] = value
+            continue
+        keys.append(key)
+        items.append(value)
+    return Container(tuple(items), tuple(keys), exact)
 
 
 def view(container: Value, method: str, args: List[Value]) -> Value:
     """`values()`, `items()`, `keys()` or `get(key)` of a dict the walk built: its entries in
-    order, as a list of them, so that a loop over them runs each in turn (a dict whose keys are
-    not constants: its values, keys unknown). A view holds one entry per item where the dict
-    does (exact, or keys known and distinct)."""
+    order, as a list of them, so that a loop over them runs each in turn (an unnamed entry's key
+    unknown). A view holds one entry per item where the dict does (exact, or every key named)."""
     if not isinstance(container, Container):
         return UNKNOWN
-    exact = container.exact or container.keys is not None and len(set(container.keys)) == len(container.keys)
+    exact = container.exact or container.named
     if method == "values":
         return Container(container.items, exact=exact)
     if method == "items":
-        keys = container.keys or (None,) * len(container.items)
-        pairs = (Container((UNKNOWN if key is None else Constant(key), item), exact=True) for key, item in zip(keys, container.items))
+        keys = _key_values(container.keys) if container.keys is not None else (UNKNOWN,) * len(container.items)
+        pairs = (Container((key, item), exact=True) for key, item in zip(keys, container.items))
         return Container(tuple(pairs), exact=exact)
     if method == "keys" and container.keys is not None:
-        return Container(tuple(Constant(key) for key in container.keys), exact=exact)
+        return Container(_key_values(container.keys), exact=exact)
     if method == "get" and args and isinstance(args[0], Constant) and container.keys is not None:
         found = container.keys.index(args[0].value) if args[0].value in container.keys else None
+        if found is None and not container.named:
+            return UNKNOWN  # one of its unnamed entries, or the default
         return container.items[found] if found is not None else args[1] if len(args) > 1 else Constant(None)
     return UNKNOWN
 
@@ -205,9 +232,11 @@ def element_of(value: Value) -> Value:
 
 
 def keys_unknown(value: Value) -> Value:
-    """A dict whose keys changed in a way the walk does not follow: its items as they were, its
-    keys unknown."""
-    return either([Container(o.items) if isinstance(o, Container) and o.keys is not None else o for o in options_of(value)])
+    """A dict whose keys changed in a way the walk does not follow: its items as they were, each
+    maybe gone, their keys unknown."""
+    return either([
+        Container(o.items, (UNNAMED,) * len(o.items)) if isinstance(o, Container) and o.keys is not None else o for o in options_of(value)
+    ])
 
 
 def spread_keywords(value: Value, fields: Tuple[str, ...]) -> List[Tuple[Dict[str, Value], Path]]:
@@ -264,7 +293,8 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
     if name == "dict":
         if keywords and not args and None not in keywords:  # `dict(dit=dit, vae=vae)`
             return Container(tuple(keywords.values()), tuple(keywords))
-        return Container(tuple(args) + tuple(keywords.values()))
+        # what a mapping or pairs given hold, under keys not known
+        return Container(tuple(args) + tuple(keywords.values()), (UNNAMED,) * (len(args) + len(keywords)))
     return UNKNOWN
 
 

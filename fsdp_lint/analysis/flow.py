@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Nam
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values, containers, deciding_modules, environment, known_apis, paths, syntax, truths
+from fsdp_lint.analysis import class_values, containers, deciding_modules, environment, known_apis, named_constants, paths, syntax, truths
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
@@ -35,12 +35,13 @@ from fsdp_lint.analysis.context import (
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
-from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, constant_sequence, paths_to
+from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, paths_to
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
     GATHERED,
     UNKNOWN,
+    UNNAMED,
     WILDCARD,
     WORLD_SIZE,
     BoundMethod,
@@ -2081,12 +2082,7 @@ class Flow:
             self._bind(first.target, item)
             keys.append(self._eval(node.key))
             items.append(self._eval(node.value))
-        if not all(isinstance(key, Constant) for key in keys):
-            return Container(tuple(items))
-        entries: Dict[object, Value] = {}
-        for key, value in zip(keys, items):
-            entries[key.value] = value  # type: ignore[union-attr]  # a later entry of a key replaces it in place
-        return Container(tuple(entries.values()), tuple(entries))
+        return containers.dict_of(tuple((key.value if isinstance(key, Constant) else UNNAMED, value) for key, value in zip(keys, items)))
 
     def _literal(self, node: Union[nodes.List, nodes.Tuple, nodes.Set]) -> Value:
         """A list, tuple or set literal: its items in order, those of a literal it unpacks
@@ -2108,16 +2104,20 @@ class Flow:
         return Container(tuple(items), exact=exact)
 
     def _dict(self, node: nodes.Dict) -> Value:
-        items, keys = [], []
-        constant = True
+        """A dict literal (`containers.dict_of`): the keys that are constants (literals, names
+        bound to one) named; a `**` of a dict adds its entries, of another value entries whose
+        keys are not known, standing for what it holds (a state dict's tensors)."""
+        entries: List[Tuple[object, Value]] = []
         for key, val in node.items:
-            self._eval(key)
-            items.append(self._eval(val))
-            if isinstance(key, nodes.Const):
-                keys.append(key.value)
+            named = None if isinstance(key, nodes.DictUnpack) else self._eval(key)  # the key first, as Python does
+            value = self._eval(val)
+            if named is not None:
+                entries.append((named.value if isinstance(named, Constant) else UNNAMED, value))
+            elif isinstance(value, Container) and value.keys is not None:
+                entries.extend(zip(value.keys, value.items))
             else:
-                constant = False
-        return Container(tuple(items), tuple(keys) if constant else None)
+                entries.append((UNNAMED, value))
+        return containers.dict_of(tuple(entries))
 
     def _name(self, node: nodes.Name) -> Value:
         if node.name in self.env:
@@ -2132,8 +2132,8 @@ class Flow:
         if isinstance(binding, nodes.AssignName) and isinstance(scope, nodes.Module):
             if isinstance(binding.parent, nodes.Assign) and _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
-            sequence = constant_sequence(binding)
-            return sequence if sequence is not None else Obj((scope_key(scope), node.name, 0))
+            literal = named_constants.global_constant(self.project, binding)
+            return literal if literal is not None else Obj((scope_key(scope), node.name, 0))
         if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
             if _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
@@ -2144,6 +2144,9 @@ class Flow:
             imported = self._imported_global(node)
             if imported is not None:
                 return imported
+            literal = self._imported_constant(self.qualified_name(node)) if not called else None
+            if literal is not None:
+                return literal
             if not called:
                 # a function of another module of the tree handed on as a value (a call resolves by name)
                 qname = self.qualified_name(node)
@@ -2186,6 +2189,16 @@ class Flow:
                 self._inherit_global(path, attrs)
         return Obj(root)
 
+    def _imported_constant(self, qname: Optional[str]) -> Optional[Value]:
+        """The literal an imported global names (`named_constants.imported_constant`). One of a
+        module of the tree the flows do not enter yet is read once they do: the walk depends on
+        that module (`deferred`), as a call into it would, and is walked again then."""
+        found = self.project.callable_for_flow(qname)
+        if isinstance(found, Deferred):
+            self.deferred.add(found.module)
+            return None
+        return named_constants.imported_constant(self.project, qname)
+
     def _function_value(self, func: nodes.FunctionDef) -> Partial:
         """A function of the tree as a value: its partial with nothing bound but, for a closure,
         the values its free variables have here (`fsdp_lint.analysis.closures`)."""
@@ -2199,7 +2212,11 @@ class Flow:
             if imported is not None:
                 return imported
             qname = self.qualified_name(node)
-            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node) and self._optimizer_named(qname):
+            called = isinstance(node.parent, nodes.Call) and node.parent.func is node
+            literal = self._imported_constant(qname) if not called else None
+            if literal is not None:
+                return literal
+            if not called and self._optimizer_named(qname):
                 return ClassRef(qname)  # `optimizer_cls=torch.optim.AdamW`, handed on
         return mapped_options(base, lambda option: self._attribute_of(option, node.attrname, node))
 
@@ -2231,6 +2248,10 @@ class Flow:
                 if not isinstance(value, Fresh):
                     return either([self.canonical(o) if isinstance(o, Obj) else o for o in options_of(value)])
             return base.child(attr)
+        if isinstance(base, ClassRef):  # `Utils.MODEL_KEY`
+            cls = class_values.class_named(self.project, base.qname)
+            found = named_constants.class_constant(self.project, cls, attr) if cls is not None else None
+            return UNKNOWN if found is None else found
         return UNKNOWN
 
     def _is_none(self, value: Value) -> Optional[bool]:
@@ -2294,6 +2315,19 @@ class Flow:
             seq = self._tick()
             self.handoffs.extend((Point(seq, self.path), syntax.callee_name(node.func), o) for o in passed)
         return result
+
+    def parameter_rank(self, name: nodes.Name) -> Optional[bool]:
+        """Whether a parameter of the walked function, read in a test, holds a rank, from where
+        its value came: not where the calling context gave it constants, the same on every rank
+        (a mode flag its callers pass as literals, `rank0=True`, tested beside what the walk
+        does not know: `if rank0 and os.path.isdir(path):`). None, and its name decides, where
+        the value is not known: a context hands a callee constants only, so a caller's
+        `dist.get_rank()` and a caller outside the tree (a launcher's `main(rank, world_size)`)
+        look alike here."""
+        binding = self.project.binding(name)
+        if not (isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Arguments) and binding.scope() is self.scope):
+            return None
+        return False if all(isinstance(option, Constant) for option in options_of(self.values.get(name, UNKNOWN))) else None
 
     def _issued(self, node: nodes.NodeNG, what: str, at: nodes.Call) -> None:
         """A collective issued at `node` (itself, or a call that runs `at`), with who gets here."""
@@ -4166,9 +4200,9 @@ def _splatted(value: Value) -> Optional[List[Tuple[str, Value]]]:
     constants (`save(step=step, **self.training_state)`, a property returning a dict literal);
     None where what it holds is not known."""
     found = options_of(value)
-    if len(found) != 1 or not isinstance(found[0], Container) or found[0].keys is None:
+    if len(found) != 1 or not isinstance(found[0], Container) or not found[0].named:
         return None
-    return [(key, item) for key, item in zip(found[0].keys, found[0].items) if isinstance(key, str)]
+    return [(key, item) for key, item in zip(found[0].keys, found[0].items) if isinstance(key, str)]  # type: ignore[arg-type]
 
 
 def _handed(value: Value) -> Value:

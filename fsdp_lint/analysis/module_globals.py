@@ -83,24 +83,36 @@ def paths_to(names: Iterable[Obj], bound: Mapping[Root, List[Tuple[Root, AttrPat
     return list(dict.fromkeys(found))
 
 
-def constant_sequence(binding: nodes.AssignName) -> Optional[Container]:
+def literal_global(binding: nodes.AssignName) -> Optional[Value]:
     """The value of a global its module binds once (no other assignment, no `global` rebinding
-    in a function, no `+=`) to a tuple or list literal of constants that no code of the module
-    changes in place (`_changed`): what every function reads (`for name in COMPONENT_NAMES:
-    setattr(self, name, ...)`). None for other globals."""
-    if binding in _SEQUENCES:
-        return _SEQUENCES[binding]
-    found: Optional[Container] = None
+    in a function, no `+=`) to a literal constant (`MODEL_KEY = "model"`), or to a tuple or list
+    literal of constants that no code of the module changes in place (`_changed`): what every
+    function reads (`for name in COMPONENT_NAMES: setattr(self, name, ...)`). None for other
+    globals. Whether code outside the module rebinds it is `named_constants`' question."""
+    if binding in _LITERALS:
+        return _LITERALS[binding]
+    found: Optional[Value] = None
     module = binding.scope()
-    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) and binding.parent.targets == [binding] else None
-    if (
-        isinstance(value, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in value.elts)
-        and isinstance(module, nodes.Module) and len(module.locals.get(binding.name, ())) == 1
-        and (isinstance(value, nodes.Tuple) or not _changed(module, binding.name))
-    ):
-        found = Container(tuple(constant(e.value) for e in value.elts), exact=True)
-    _SEQUENCES[binding] = found
+    value = assigned_literal(binding)
+    if isinstance(module, nodes.Module) and len(module.locals.get(binding.name, ())) == 1:
+        if isinstance(value, nodes.Const):
+            found = constant(value.value)
+        elif (
+            isinstance(value, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in value.elts)
+            and (isinstance(value, nodes.Tuple) or not _changed(module, binding.name))
+        ):
+            found = Container(tuple(constant(e.value) for e in value.elts), exact=True)
+    _LITERALS[binding] = found
     return found
+
+
+def assigned_literal(binding: nodes.AssignName) -> Optional[nodes.NodeNG]:
+    """The expression a plain assignment binds the name to (`NAME = value`, `NAME: T = value`);
+    None for other bindings (unpacking, a loop, `+=`)."""
+    statement = binding.parent
+    if isinstance(statement, nodes.Assign) and binding in statement.targets or isinstance(statement, nodes.AnnAssign) and statement.target is binding:
+        return statement.value
+    return None
 
 
 def _changed(module: nodes.Module, name: str) -> bool:
@@ -112,4 +124,4 @@ def _changed(module: nodes.Module, name: str) -> bool:
     )
 
 
-_SEQUENCES: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Container]]" = weakref.WeakKeyDictionary()
+_LITERALS: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Value]]" = weakref.WeakKeyDictionary()

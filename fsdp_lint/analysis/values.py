@@ -135,13 +135,28 @@ GATHERED = Gathered()
 
 
 @dataclass(frozen=True, slots=True)
+class UnnamedKey:
+    """The key a dict's `Container.keys` gives an entry whose key is not known: a computed one
+    (`{name: model}`), or one of those a `**` of a value of unknown keys spreads (`{MODEL_KEY:
+    sd, **extra}`). Its item stands for any number of entries, none included (one, where the
+    container is exact), under keys none of which is a later named key of the dict (that
+    replaced it); an earlier named entry it may have replaced holds either value
+    (`containers.dict_of`)."""
+
+
+UNNAMED = UnnamedKey()
+
+
+@dataclass(frozen=True, slots=True)
 class Container:
-    """A dict, list or tuple literal, or a tuple yielded by `enumerate`/`named_modules`; a dict's
-    constant keys, in the order of `items`, so that `state["model"]` finds its value. `exact`
-    where `items` are all it holds, one entry each (a list literal without `*` of an unknown
-    sequence, a dict its code filled key by key from `{}`): what `len` counts and what a loop
-    over it runs through, each item once and at least one. Otherwise an item may stand for
-    several or none (`[*layers]`, `{name: m for m in models}`, whose keys may coincide)."""
+    """A dict, list or tuple literal, or a tuple yielded by `enumerate`/`named_modules`. `keys`,
+    for a dict only, in the order of `items`: each entry's constant key, so that
+    `state["model"]` finds its value, or `UNNAMED` where the key is not known; None for a list,
+    tuple or set, whose `in` tests its items. `exact` where `items` are all it holds, one entry
+    each (a list literal without `*` of an unknown sequence, a dict its code filled key by key
+    from `{}`): what `len` counts and what a loop over it runs through, each item once and at
+    least one. Otherwise an item may stand for several or none (`[*layers]`, `{name: m for m in
+    models}`, whose keys may coincide). A dict whose keys are all named holds each once."""
 
     items: Tuple["Value", ...]
     keys: Optional[Tuple[object, ...]] = None
@@ -153,6 +168,11 @@ class Container:
         if isinstance(key, int) and not isinstance(key, bool) and -len(self.items) <= key < len(self.items):
             return self.items[key]
         return UNKNOWN
+
+    @property
+    def named(self) -> bool:
+        """Whether a dict names every key it holds (no `UNNAMED` entry)."""
+        return self.keys is not None and UNNAMED not in self.keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,40 +311,57 @@ def _count_compared(op: str, left: "Value", right: "Value") -> "Value":
 
 
 def _contains(key: "Value", container: "Value", inside: bool) -> "Value":
-    """`key in container` where every value the container may be is a dict whose keys are known
-    and the key is a constant, or the dict is empty (`name in {}` is false whatever `name` is)."""
+    """`key in container` where it is decided whatever values either may be (`_holds`)."""
     results = set()
     for option in options_of(container):
-        if not isinstance(option, Container) or option.keys is None:
-            return UNKNOWN
-        if not option.keys:
-            results.add(not inside)
-        elif isinstance(key, Constant):
-            results.add((key.value in option.keys) == inside)
-        else:
-            return UNKNOWN
+        for tested in options_of(key):
+            held = _holds(option, tested)
+            if held is None:
+                return UNKNOWN
+            results.add(held == inside)
     return constant(results.pop()) if len(results) == 1 else UNKNOWN
 
 
+def _holds(container: "Value", key: "Value") -> Optional[bool]:
+    """Whether a dict holds a key, or a list, tuple or set an item: no for an empty dict whatever
+    the key; for a constant key, yes where a named key or an item that is one entry (exact) is
+    that constant, no where none is nor may be (every item a constant, no `UNNAMED` key). None
+    where it depends on what the walk does not know (`k not in [MODEL_KEY, OPTIMIZER_KEY]` of a
+    key of an `**` entry)."""
+    if not isinstance(container, Container) or container.keys == ():
+        return False if isinstance(container, Container) else None
+    if not isinstance(key, Constant):
+        return None
+    if container.keys is not None:
+        return True if key.value in container.keys else None if UNNAMED in container.keys else False
+    items = [options_of(item) for item in container.items]
+    if not all(isinstance(option, Constant) for options in items for option in options):
+        return None
+    if container.exact and any(len(options) == 1 and options[0].value == key.value for options in items):  # type: ignore[union-attr]
+        return True
+    return False if all(option.value != key.value for options in items for option in options) else None  # type: ignore[union-attr]
+
+
 def size(value: "Value") -> "Value":
-    """`len(value)` where every value it may be is a dict whose keys are known or a container
+    """`len(value)` where every value it may be is a dict whose keys are all named or a container
     whose items are exact."""
     sizes = set()
     for option in options_of(value):
-        if not isinstance(option, Container) or option.keys is None and not option.exact:
+        if not isinstance(option, Container) or not option.named and not option.exact:
             return UNKNOWN
-        sizes.add(len(set(option.keys)) if option.keys is not None else len(option.items))
+        sizes.add(len(set(option.keys)) if option.named else len(option.items))  # type: ignore[arg-type]
     return constant(sizes.pop()) if len(sizes) == 1 else UNKNOWN
 
 
 def runs_through(value: "Value") -> bool:
     """Whether a loop over `value` runs once at least, whatever it may be: each option a
-    container known to hold an item (a dict of known keys, exact items), an iterable known to
+    container known to hold an item (a dict with a named key, exact items), an iterable known to
     produce one, or a state dict or a module's parameters (which hold an entry wherever they
     hold a tensor; where they hold none, no rule cares what the loop did: `any(isinstance(p,
     DTensor) for p in model.parameters())` of a module with none says nothing of its sharding)."""
     return all(
-        isinstance(o, Container) and o.items and (o.exact or o.keys) or isinstance(o, Iterable) and o.nonempty or isinstance(o, (StateDict, Params))
+        isinstance(o, Container) and o.items and (o.exact or o.keys and any(key != UNNAMED for key in o.keys))
+        or isinstance(o, Iterable) and o.nonempty or isinstance(o, (StateDict, Params))
         for o in options_of(value)
     )
 

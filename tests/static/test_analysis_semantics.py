@@ -269,6 +269,94 @@ def test_a_flag_the_caller_passes_as_a_constant_takes_one_arm():
     assert _lint({"ckpt.py": loader}) == []
 
 
+def test_a_global_bound_once_to_a_literal_is_that_constant_unless_the_tree_assigns_it():
+    """`if SAVE_WITH_DCP:` of a module global bound once to True takes one arm, read in its module
+    or imported from one the flows enter; where another module assigns the attribute
+    (`ckpt.SAVE_WITH_DCP = False`), or a function rebinds it (`global`), the global is no
+    constant and both arms stay."""
+    checkpoint = """
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    SAVE_WITH_DCP = True
+
+    def save(model, path):
+        if SAVE_WITH_DCP:
+            dcp.save({"model": model.state_dict()}, checkpoint_id=path)
+        else:
+            torch.save(model.state_dict(), path)
+    """
+    train = SHARD + """
+    import ckpt
+    from torch import nn
+
+    def main(path):
+        model = nn.Linear(4, 4)
+        fully_shard(model)
+        ckpt.save(model, path)
+    """
+    assert _lint({"ckpt.py": checkpoint, "train.py": train}) == []
+    assigned = train.replace("import ckpt\n", "import ckpt\n    ckpt.SAVE_WITH_DCP = False\n")
+    assert _lint({"ckpt.py": checkpoint, "train.py": assigned}) == [("ckpt.py", 11, "FSD301")]
+    rebound = checkpoint + """
+    def use_torch_save():
+        global SAVE_WITH_DCP
+        SAVE_WITH_DCP = False
+    """
+    assert _lint({"ckpt.py": rebound, "train.py": train}) == [("ckpt.py", 11, "FSD301")]
+    # imported from a module the flows enter (it shards the model); a module of constants alone,
+    # which no walk needs to enter, is not parsed for them, and the arms stay open
+    imported = checkpoint.replace("SAVE_WITH_DCP = True", "from parallel import SAVE_WITH_DCP")
+    parallel = SHARD + """
+    SAVE_WITH_DCP = True
+
+    def shard(model):
+        fully_shard(model)
+        return model
+    """
+    sharded_there = train.replace("fully_shard(model)", "model = shard(model)").replace("import ckpt\n", "import ckpt\n    from parallel import shard\n")
+    assert _lint({"ckpt.py": imported, "parallel.py": parallel, "train.py": sharded_there}) == []
+    assert _lint({"ckpt.py": imported, "parallel.py": parallel.replace("SAVE_WITH_DCP = True", "SAVE_WITH_DCP = False"), "train.py": sharded_there}) == [
+        ("ckpt.py", 11, "FSD301"),
+    ]
+
+
+def test_a_dict_literal_with_a_splat_keeps_its_named_keys_and_may_hold_more():
+    """`{MODEL_KEY: sd, **extra}` names "model" (a class attribute bound once to it) and holds
+    entries of keys not known besides: a loop over its items that leaves out the named ones
+    saves none of them, one that tests another key may save each; an entry the `**` may replace
+    may be what `extra` holds."""
+    checkpoint = """
+    import torch
+    from torch.distributed.checkpoint.state_dict import get_model_state_dict
+
+    class Keys:
+        MODEL = "model"
+
+    def save(model, extra, path):
+        state = {Keys.MODEL: get_model_state_dict(model), **extra}
+        rest = {}
+        for key, value in state.items():
+            if key not in [Keys.MODEL]:
+                rest[key] = value
+        torch.save(rest, path)
+    """
+    train = SHARD + """
+    from torch import nn
+    from ckpt import save
+
+    def main(path, step):
+        model = nn.Linear(4, 4)
+        fully_shard(model)
+        save(model, {"step": step}, path)
+    """
+    assert _lint({"ckpt.py": checkpoint, "train.py": train}) == []
+    other_key = checkpoint.replace("if key not in [Keys.MODEL]:", "if key not in ['optimizer']:")
+    assert _lint({"ckpt.py": other_key, "train.py": train}) == [("ckpt.py", 14, "FSD301")]
+    replaced = checkpoint.replace("torch.save(rest, path)", "torch.save(state[Keys.MODEL], path)")
+    assert _lint({"ckpt.py": replaced, "train.py": train}) == [("ckpt.py", 14, "FSD301")]
+
+
 def test_an_arm_the_tests_before_it_exclude_is_walked_by_no_run():
     """`kind == "full"` inside `kind == "sharded"` is false on every run that gets there, and so
     is a truth test of a flag inside a test that it is false; the code under it runs on no run,
