@@ -2163,9 +2163,9 @@ class Flow:
         return UNKNOWN
 
     def _optimizer_named(self, qname: Optional[str]) -> Optional[str]:
-        """The class name of the optimizer `qname` names (torch's, or one the configuration
-        declares), else None."""
-        return known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
+        """The class name of the optimizer `qname` names (torch's, one the configuration
+        declares, or a class of the tree deriving from torch's), else None."""
+        return known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname) or class_values.optimizer_class(self.project, qname)
 
     def _imported_global(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[Obj]:
         """A global of another module of the tree, read by import (`from utils import MODEL`,
