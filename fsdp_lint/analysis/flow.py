@@ -3361,10 +3361,12 @@ class Flow:
             # from `from_pretrained` or from a config, each sharded. The callee names them all by
             # the one path: where some hold no shard (the FSDP1 wrapper of a model the other
             # branch shards with `fully_shard`) it cannot tell which runs hold the shards, and the
-            # path is left as it stands)
+            # path is left as it stands. None holds nothing a call through the path could reach:
+            # `self.projector = None` on the arm that builds no projector leaves the other arm's
+            # sharded one the only module there, on the runs that hold one)
             options = options_of(value)
             objects = [o for o in options if isinstance(o, Obj) and (o.root, o.attrs) != (base.root, base.attrs + path)]
-            if len(options) > 1 and not all(isinstance(o, Obj) and self._holds_live(o, live) for o in options):
+            if len(options) > 1 and not all(isinstance(o, Obj) and self._holds_live(o, live) or o == Constant(None) for o in options):
                 objects = []
             held = [(o, path, len(options) == 1) for o in objects]
             for state in contained(value, StateDict) if relative is not None else ():
