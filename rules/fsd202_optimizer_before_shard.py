@@ -23,6 +23,11 @@ class OptimizerBeforeShard(Rule):
     are replaced: `m.load_state_dict(sd, assign=True)` or a new `nn.Parameter` assigned to `m`.
     An optimizer built in a helper is reported at the call of that helper.
 
+    A list of the parameters collected before `fully_shard` (`[p for p in m.parameters() if
+    p.requires_grad]`, `list(m.parameters())`), here or by a helper that returns it, holds the
+    old tensors too: an optimizer built over it after the sharding is reported (a generator
+    expression reads the parameters only when the optimizer consumes it).
+
     ## Why is this bad?
     `fully_shard` replaces every parameter it manages with a new DTensor parameter. The optimizer
     still holds the old tensors: they never receive gradients, so `optimizer.step()` updates
@@ -54,7 +59,7 @@ class OptimizerBeforeShard(Rule):
 
     code = "FSD202"
     name = "optimizer-before-shard"
-    message = "optimizer `{cls}` is built over `{owner}`'s parameters before {replaced}; it will train nothing"
+    message = "optimizer `{cls}` is built over `{owner}`'s parameters{collected} before {replaced}; it will train nothing"
     help = "build the optimizer after every fully_shard call"
     OPTIONS = [
         Option(
@@ -141,8 +146,34 @@ class OptimizerBeforeShard(Rule):
                 fully_shard(model)
             """
         ),
+        Valid(
+            """
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            model = Transformer()
+            trainable = (p for p in model.parameters() if p.requires_grad)   # read when the optimizer consumes it
+            for layer in model.layers:
+                fully_shard(layer)
+            fully_shard(model)
+            optimizer = torch.optim.AdamW(trainable, lr=1e-4)
+            """
+        ),
     ]
     INVALID = [
+        Invalid(
+            """
+            import torch
+            from torch.distributed.fsdp import fully_shard
+
+            model = Transformer()
+            trainable = [p for p in model.parameters() if p.requires_grad]   # the tensors of now
+            for layer in model.layers:
+                fully_shard(layer)
+            fully_shard(model)
+            optimizer = torch.optim.AdamW(trainable, lr=1e-4)   # expect: FSD202
+            """
+        ),
         Invalid(
             """
             import torch
@@ -209,7 +240,7 @@ class OptimizerBeforeShard(Rule):
             optimizer = built.optimizer
             if id(optimizer.node) in reported or flow.handed_to(optimizer, remapping):
                 continue
-            since = Point(built.seq, built.path)
+            since, collected = flow.params_since(built)
             for event in flow.events + flow.replacements:
                 if not flow.happens_before(since, Point(event.seq, event.path)) or flow.rebuilt_after(optimizer, since, event):
                     continue  # built after it, or its param groups were rebuilt over the new parameters since
@@ -221,7 +252,8 @@ class OptimizerBeforeShard(Rule):
                     reported.add(id(optimizer.node))
                     line = event.node.lineno
                     replaced = f"line {line} replaces them with new parameters" if event in flow.replacements else f"`fully_shard` (line {line}) replaces them"
-                    fields = {"cls": optimizer.cls_name, "owner": owner.display, "replaced": replaced}
+                    at = f" collected at line {collected.lineno}," if collected is not None else ""
+                    fields = {"cls": optimizer.cls_name, "owner": owner.display, "collected": at, "replaced": replaced}
                     self.report(optimizer.node, self.message.format(**fields))
                     break
 

@@ -278,6 +278,21 @@ def is_or_extends(project: "Project", qname: Optional[str], outside: FrozenSet[s
     return cls is not None and any(base in outside for base in _outside_bases(project, cls))
 
 
+def optimizer_class(project: "Project", qname: Optional[str]) -> Optional[str]:
+    """The class name where `qname` names a class of the tree built over an optimizer of torch
+    (`class Muon(torch.optim.Optimizer)`, `class Lion(AdamW)`): its objects are optimizers over
+    the parameters handed to them, as torch's own are. Else None."""
+    if not qname:
+        return None
+    memo = _memo(project)
+    key = ("optimizer", qname)
+    if key not in memo:
+        cls = class_named(project, qname)
+        found = cls is not None and any(map(known_apis.optimizer_base, _outside_bases(project, cls)))
+        memo[key] = cls.name if found and cls is not None else None
+    return memo[key]  # type: ignore[return-value]
+
+
 def _outside_bases(project: "Project", cls: nodes.ClassDef) -> Tuple[str, ...]:
     """The bases of the hierarchy that are not classes of the tree (`hierarchy`), by name."""
     found = []

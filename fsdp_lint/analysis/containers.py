@@ -348,6 +348,18 @@ def param_owners_on_runs(value: Value) -> Tuple[Tuple[Obj, Path], ...]:
     return tuple(found.items())
 
 
+def params_taken(value: Value, depth: int = 0) -> Optional[int]:
+    """The earliest point at which a list among the parameters `value` carries was collected
+    (`Params.taken`); None where each is the parameters as they are when read."""
+    if isinstance(value, Params):
+        return value.taken
+    if isinstance(value, (Either, Container, Iterable)) and depth < 4:
+        items = value.options if isinstance(value, Either) else value.items if isinstance(value, Container) else (value.element,)
+        found = [taken for taken in (params_taken(item, depth + 1) for item in items) if taken is not None]
+        return min(found) if found else None
+    return None
+
+
 def _param_owners_on_runs(value: Value, runs: Path, depth: int) -> Iterator[Tuple[Obj, Path]]:
     if isinstance(value, Params):
         yield value.owner, runs

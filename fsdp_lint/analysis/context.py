@@ -359,7 +359,9 @@ class RootMapper:
             return either(list(mapped)) if mapped else UNKNOWN
         if isinstance(value, Params):
             owners = self.objs(value.owner)
-            return either([Params(owner) for owner in owners]) if owners else UNKNOWN
+            # a list the callee collected holds the tensors of before its call returned: taken at the call
+            taken = self.application if value.taken is not None else None
+            return either([Params(owner, taken) for owner in owners]) if owners else UNKNOWN
         if isinstance(value, Optimizer):
             over = tuple(o for obj in value.over for o in self.objs(obj))
             return Optimizer(over, value.node, value.cls_name) if over else UNKNOWN

@@ -143,6 +143,7 @@ class OptimizerBuilt(NamedTuple):
     seq: int
     optimizer: Optimizer
     path: Path
+    taken: Optional[int] = None  # where the list of parameters it was given was collected, if earlier
 
 
 # The objects a call hands the function it calls: each parameter's root in the callee's walks, and
@@ -252,6 +253,9 @@ class Flow:
         self._generations: Dict[str, int] = {}
         self._versions: Dict[str, int] = {}
         self._candidates: Dict[int, OptimizerBuilt] = {}
+        # where each list of parameters was collected (`Params.taken`): the comprehension, or the
+        # call that returned one its callee collected
+        self._collections: Dict[int, nodes.NodeNG] = {}
         self._adopted: Dict[Tuple[Root, AttrPath], Value] = {}  # attributes as the context gave them
         self._attr_version = 0  # bumped at every change of attr_env: keys the index below
         self._holders: Tuple[int, Dict[Root, List[Tuple[Tuple[Root, AttrPath], Obj]]]] = (-1, {})  # `_holders_of`
@@ -1946,7 +1950,9 @@ class Flow:
                 for condition in generator.ifs:
                     nonempty = nonempty and containers.constant_truth(self._eval(condition)) is True
             element = self._eval(node.elt)
-            return element if isinstance(element, Params) else Iterable(element, nonempty)
+            if isinstance(element, Params):  # a list or set holds the tensors of now; a generator reads them when consumed
+                return element if isinstance(node, nodes.GeneratorExp) else self._collected(element, node)
+            return Iterable(element, nonempty)
         if isinstance(node, nodes.DictComp):
             return self._dict_comprehension(node)
         if isinstance(node, nodes.Starred):
@@ -2166,9 +2172,9 @@ class Flow:
         return UNKNOWN
 
     def _optimizer_named(self, qname: Optional[str]) -> Optional[str]:
-        """The class name of the optimizer `qname` names (torch's, or one the configuration
-        declares), else None."""
-        return known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname)
+        """The class name of the optimizer `qname` names (torch's, one the configuration
+        declares, or a class of the tree deriving from torch's), else None."""
+        return known_apis.optimizer_class(qname) or self.project.apis.optimizer(qname) or class_values.optimizer_class(self.project, qname)
 
     def _imported_global(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[Obj]:
         """A global of another module of the tree, read by import (`from utils import MODEL`,
@@ -2462,8 +2468,9 @@ class Flow:
                 ], [guard for _, guard in guarded_options(self._chosen(func.expr, self.value(func.expr)))])  # each on the runs that choose it
         optimizer = self._optimizer_named(qname) or built  # by name, or a class handed on (`optimizer_cls(params)`)
         if optimizer is not None:
-            found = self._optimizer_over(args[0] if args else keywords.get("params", UNKNOWN), node, optimizer)
-            return self._optimizer_built(found) if found is not None else UNKNOWN
+            params = args[0] if args else keywords.get("params", UNKNOWN)
+            found = self._optimizer_over(params, node, optimizer)
+            return self._optimizer_built(found, containers.params_taken(params)) if found is not None else UNKNOWN
         getter = known_apis.state_dict_getter(qname)
         if getter is not None:
             return self._state_dict_getter(node, getter, args, keywords)
@@ -2489,7 +2496,10 @@ class Flow:
                     return self._named_attribute(node, func.name, name.value, args)
             if func.name == "getattr" and args and isinstance(args[0], Obj):
                 return args[0].child(self._member(node))  # an attribute named at run time: some module in it
-            return containers.builtin_call(func.name, args, keywords)
+            result = containers.builtin_call(func.name, args, keywords)
+            if func.name in _COLLECTING_BUILTINS and isinstance(result, Params):
+                return self._collected(result, node)
+            return result
         target = self.project.callable_for_flow(qname)
         if isinstance(target, Deferred):
             return self._defer(node, target.module, None, args, keywords)
@@ -2509,7 +2519,7 @@ class Flow:
         candidate = self._optimizer_over(args[0], node, syntax.callee_name(func)) if args and not torch_code else None
         if candidate is not None:
             # Unknown code given parameters: an optimizer if the code later steps it.
-            self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path)
+            self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path, containers.params_taken(args[0]))
             return candidate
         return Fresh(None)
 
@@ -2892,9 +2902,26 @@ class Flow:
         runs = tuple(runs for _, runs in held)
         return Optimizer(tuple(self.canonical(owner) for owner, _ in held), node, cls_name, runs if any(runs) else ())
 
-    def _optimizer_built(self, optimizer: Optimizer) -> Optimizer:
-        self.optimizers.append(OptimizerBuilt(self._tick(), optimizer, self.path))
+    def _optimizer_built(self, optimizer: Optimizer, taken: Optional[int] = None) -> Optimizer:
+        self.optimizers.append(OptimizerBuilt(self._tick(), optimizer, self.path, taken))
         return optimizer
+
+    def _collected(self, params: Params, node: nodes.NodeNG) -> Params:
+        """A list of `params` collected at `node`: the tensors its owner has now (an earlier
+        collection, listed again, keeps its own point)."""
+        if params.taken is not None:
+            return params
+        seq = self._tick()
+        self._collections[seq] = node
+        return Params(params.owner, seq)
+
+    def params_since(self, built: OptimizerBuilt) -> Tuple[Point, Optional[nodes.NodeNG]]:
+        """The point as of which the tensors an optimizer holds are its modules' parameters: where
+        the list of them it was given was collected (with the node that collected it), else
+        where it was built. A `fully_shard` after that point replaced them."""
+        if built.taken is None:
+            return Point(built.seq, built.path), None
+        return Point(built.taken, built.path), self._collections.get(built.taken)
 
     def _construct(self, node: nodes.Call, qname: Optional[str], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         """`Cls(...)` for a class of the tree: a new object on which `__init__` runs (or whose
@@ -3368,10 +3395,12 @@ class Flow:
             # from `from_pretrained` or from a config, each sharded. The callee names them all by
             # the one path: where some hold no shard (the FSDP1 wrapper of a model the other
             # branch shards with `fully_shard`) it cannot tell which runs hold the shards, and the
-            # path is left as it stands)
+            # path is left as it stands. None holds nothing a call through the path could reach:
+            # `self.projector = None` on the arm that builds no projector leaves the other arm's
+            # sharded one the only module there, on the runs that hold one)
             options = options_of(value)
             objects = [o for o in options if isinstance(o, Obj) and (o.root, o.attrs) != (base.root, base.attrs + path)]
-            if len(options) > 1 and not all(isinstance(o, Obj) and self._holds_live(o, live) for o in options):
+            if len(options) > 1 and not all(isinstance(o, Obj) and self._holds_live(o, live) or o == Constant(None) for o in options):
                 objects = []
             held = [(o, path, len(options) == 1) for o in objects]
             for state in contained(value, StateDict) if relative is not None else ():
@@ -3819,6 +3848,8 @@ class Flow:
                 for outcome in short if reached.most > least else ():
                     self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
         result = self._returned_value(summary.returns, mapper, node)
+        if containers.params_taken(result) == seq:  # a list of parameters the callee collected
+            self._collections[seq] = node
         self._plain.update(mapped.root for root in summary.plain for mapped in mapper.objs(Obj(root)) if not mapped.attrs)
         if isinstance(result, Truth):
             result = truths.mapped(result, lambda literal: self._mapped_choices(literal, mapper))
@@ -4069,6 +4100,8 @@ _ABSENT = object()
 
 
 _BUILTINS = frozenset(dir(builtins))
+# builtins that read all of an iterable now into a new collection (`filter`, `iter`, `reversed` read lazily)
+_COLLECTING_BUILTINS = frozenset({"list", "tuple", "sorted", "set"})
 # Combinations of configurations a call is applied with, one each (`Flow._choice_arguments`).
 _MAX_CHOICES = 8
 _KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear"})  # what changes a dict's keys

@@ -251,6 +251,17 @@ def optimizer_class(qname: Optional[str]) -> Optional[str]:
     return last if last[:1].isupper() else None
 
 
+# torch's base of every optimizer: a class deriving from it keeps the tensors it is handed
+# (`super().__init__(params, defaults)` fills `param_groups`) and steps them.
+OPTIMIZER_BASES = frozenset({"torch.optim.Optimizer", "torch.optim.optimizer.Optimizer"})
+
+
+def optimizer_base(qname: Optional[str]) -> bool:
+    """Whether a class outside the tree, as a base of one of the tree's, makes it an optimizer:
+    torch's `Optimizer`, or one of the optimizer classes `optimizer_class` names."""
+    return qname in OPTIMIZER_BASES or optimizer_class(qname) is not None
+
+
 def state_dict_getter(qname: Optional[str]) -> Optional[str]:
     if not qname:
         return None

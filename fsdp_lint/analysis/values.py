@@ -81,9 +81,14 @@ class Fresh:
 
 @dataclass(frozen=True, slots=True)
 class Params:
-    """`owner.parameters()` and anything that carries those tensors (lists, param groups)."""
+    """`owner.parameters()` and anything that carries those tensors (lists, param groups).
+    `taken`: where a list of them was collected (`[p for p in m.parameters() if ...]`,
+    `list(m.parameters())`), the walk's rank of that point: the list keeps the tensors the module
+    had then, which `fully_shard` later replaces; None for the generator itself, which yields
+    the module's parameters as they are when it is consumed."""
 
     owner: Obj
+    taken: Optional[int] = None
 
 
 @dataclass(frozen=True, slots=True)

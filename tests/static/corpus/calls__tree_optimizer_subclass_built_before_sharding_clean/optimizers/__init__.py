@@ -1,0 +1,3 @@
+from optimizers.lion import Lion, ScheduledAdamW
+
+__all__ = ("Lion", "ScheduledAdamW")
