@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Nam
 
 from astroid import nodes
 
+from fsdp_lint import fsdp1_api
 from fsdp_lint.analysis import class_values, containers, deciding_modules, environment, known_apis, paths, syntax, truths
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
@@ -229,6 +230,7 @@ class Flow:
         self.attr_assignments: List[AttrAssignment] = []
         self.path: Path = EMPTY
         self._left: List[Path] = []  # the paths of runs an arm ended (`return`, `raise`): `_join` excludes them
+        self._raising = False  # the statement being walked raises on every run that gets here (`_raises`)
         # The class each local object was constructed from, the objects built under a meta-device
         # context (`with torch.device("meta")`), and the objects stored into an attribute, item or
         # container (so that code elsewhere may reach them).
@@ -1713,10 +1715,12 @@ class Flow:
         """Walk statements in order; False where one of them never falls through because this
         walk decides its test (`if isinstance(model, FSDPModule): return model` with the model
         sharded): the rest is not walked, no run reaches it."""
+        if self._raising:
+            return False  # a statement's header raised (`if model.no_sync():`): no run enters its blocks
         guards = 0
         through = True
         for statement in statements:
-            if not self._statement(statement):
+            if not self._statement(statement) or self._raised():
                 through = False
                 break
             if isinstance(statement, nodes.If) and syntax.leaves(statement.body) and not statement.orelse:
@@ -1745,14 +1749,14 @@ class Flow:
                 elif any(isinstance(option, Constant) for option in options_of(self._bound_value(node.target))):
                     self._bind(node.target, UNKNOWN)  # `count += 1`: a new value (an object stays itself)
                 elif node.op == "+=" and isinstance(node.target, nodes.AssignName) and isinstance(self.env.get(node.target.name), (Container, Either)):
-                    self._bind(node.target, containers.grown(self.env[node.target.name], value))  # `params += [...]`: a list gains items
+                    self._bind(node.target, containers.grown(self.env[node.target.name], value, not syntax.may_repeat(node)))  # `params += [...]`: a list gains items
         elif isinstance(node, nodes.Expr):
             self._eval(node.value)
         elif isinstance(node, nodes.Delete):
             for target in node.targets:  # `del args["tp"]`: the dict's keys are no longer known
                 self._eval(target)
                 if isinstance(target, nodes.Subscript) and isinstance(target.value, nodes.Name) and target.value.name in self.env:
-                    self.env[target.value.name] = containers.keys_unknown(self.env[target.value.name])
+                    self.env[target.value.name] = containers.loosened(self.env[target.value.name])
         elif isinstance(node, nodes.Return):
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
             self._store(returned)
@@ -1819,6 +1823,8 @@ class Flow:
                 meta += known_apis.is_meta_device_context(item, self.qualified_name)
                 if alias is not None:
                     self._bind(alias, value)
+            if self._raising:
+                return True  # no run enters the block (`with model.summon_full_params():` of an FSDP2 module)
             self._meta_depth += meta
             self._block(node.body)
             self._meta_depth -= meta
@@ -1935,13 +1941,7 @@ class Flow:
         if isinstance(node, nodes.Dict):
             return self._dict(node)
         if isinstance(node, (nodes.ListComp, nodes.GeneratorExp, nodes.SetComp)):
-            nonempty = True  # where each source produces an element and each filter keeps it
-            for generator in node.generators:
-                source = self._eval(generator.iter)
-                nonempty = nonempty and containers.nonempty(source)
-                self._bind(generator.target, containers.element_of(source))
-                for condition in generator.ifs:
-                    nonempty = nonempty and containers.constant_truth(self._eval(condition)) is True
+            nonempty = self._generators(node, self._eval(node.generators[0].iter))
             element = self._eval(node.elt)
             return element if isinstance(element, Params) else Iterable(element, nonempty)
         if isinstance(node, nodes.DictComp):
@@ -2060,20 +2060,35 @@ class Flow:
             return (truths.disjunction if ends else truths.conjunction)(described)
         return either(results)
 
+    def _generators(self, node: Union[nodes.ListComp, nodes.GeneratorExp, nodes.SetComp, nodes.DictComp], source: Value) -> bool:
+        """Bind the targets of a comprehension's `for`s to the elements of their sources (the
+        first one's already evaluated) and evaluate its filters; whether it produces an element
+        at least: each source produces one and each filter keeps it."""
+        nonempty = True
+        for index, generator in enumerate(node.generators):
+            if index:
+                source = self._eval(generator.iter)
+            nonempty = nonempty and containers.nonempty(source)
+            self._bind(generator.target, containers.element_of(source))
+            for condition in generator.ifs:
+                nonempty = nonempty and containers.constant_truth(self._eval(condition)) is True
+        return nonempty
+
     def _dict_comprehension(self, node: nodes.DictComp) -> Value:
         """`{k: v for x in items}` over a literal list or dict without `if`: the dict of each
         entry in turn, as a literal of them (`{type(m).__name__: m for m in models}` holds each
-        model); over another sequence, unknown."""
+        model). Over another sequence, a dict of what its value is for the elements the
+        sequence may hold (`{f"opt_{i}": o.state_dict() for i, o in enumerate(optimizers)}`:
+        the state dict of each optimizer the list may hold), its keys not known, and empty
+        where the sequence may produce none."""
         first = node.generators[0]
         source = self._eval(first.iter)
         order = containers.in_order(source) if len(node.generators) == 1 and not first.ifs else ()
         if not order:
-            self._bind(first.target, containers.element_of(source))
-            for generator in node.generators[1:]:
-                self._bind(generator.target, containers.element_of(self._eval(generator.iter)))
+            nonempty = self._generators(node, source)
             self._eval(node.key)
-            self._eval(node.value)
-            return UNKNOWN
+            made = Container((self._eval(node.value),))
+            return made if nonempty else either([made, Container((), exact=True)])
         items, keys = [], []
         for item in order:
             self._bind(first.target, item)
@@ -2287,11 +2302,26 @@ class Flow:
         if what is not None:
             self._issued(node, what, node)
         result = self._apply_call(node, func_value, args, keywords)
+        self._given_lists(node)
         passed = [o for value in args + list(keywords.values()) for o in contained(value, Optimizer)]
         if passed:
             seq = self._tick()
             self.handoffs.extend((Point(seq, self.path), syntax.callee_name(node.func), o) for o in passed)
         return result
+
+    def _given_lists(self, node: nodes.Call) -> None:
+        """The lists bound to names that a call hands to code other than Python's builtins and
+        torch's, which may append to them (`add_optimizers(optimizers, model)`): what the walk
+        of a callee does to them is not brought back, so their items are no longer exact."""
+        given = [arg.value if isinstance(arg, nodes.Starred) else arg for arg in list(node.args) + [kw.value for kw in node.keywords or []]]
+        names = [arg.name for arg in given if isinstance(arg, nodes.Name) and arg.name in self.env and self.env[arg.name] is not containers.given_away(self.env[arg.name])]
+        if not names:
+            return
+        func = node.func
+        if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(self.project.binding(func)) or (self.qualified_name(func) or "").startswith("torch."):
+            return
+        for name in names:
+            self.env[name] = containers.given_away(self.env[name])
 
     def _issued(self, node: nodes.NodeNG, what: str, at: nodes.Call) -> None:
         """A collective issued at `node` (itself, or a call that runs `at`), with who gets here."""
@@ -2386,6 +2416,7 @@ class Flow:
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
             self._rebuilding_call(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:
+            self._raising = self._raising or self._raises(node, func)
             delegated = self._super_call(node, func, args, keywords)
             if delegated is not None:
                 return delegated
@@ -2513,12 +2544,14 @@ class Flow:
     def _container_method(self, func: nodes.Attribute, args: List[Value]) -> Value:
         """A method of a dict or list the walk built: a view of its entries (`models.items()`,
         `.values()`, `.keys()`, `.get("dit")`), or the items a list gains (`params.append(p)`,
-        `params.extend(...)`), kept where the list is bound."""
+        `params.extend(...)`, exact where the run passes there once; `insert`, at a place the
+        list's order does not keep), kept where the list is bound."""
         receiver = self.value(func.expr)
-        if func.attrname in ("append", "extend"):
-            added = args[0] if args else UNKNOWN
+        if func.attrname in _GROWTHS:
+            added = args[-1] if args else UNKNOWN
             self._store(added)
-            grown = containers.grown(receiver, Container((added,)) if func.attrname == "append" else added)
+            once = func.attrname != "insert" and not syntax.may_repeat(func)
+            grown = containers.grown(receiver, Container((added,), exact=True) if func.attrname != "extend" else added, once)
             if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
                 self.env[func.expr.name] = grown
             elif isinstance(func.expr, nodes.Attribute):
@@ -2530,14 +2563,40 @@ class Flow:
             return Constant(None)
         if func.attrname in _KEY_CHANGES:  # `args.update(...)`: `in` and `len` no longer known
             if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
-                self.env[func.expr.name] = containers.keys_unknown(receiver)
+                self.env[func.expr.name] = containers.loosened(receiver)
             elif isinstance(func.expr, nodes.Attribute):
                 owner = self.value(func.expr.expr)
                 key = (owner.root, owner.attrs + (func.expr.attrname,)) if isinstance(owner, Obj) else None
                 if key in self.attr_env:
-                    self.attr_env[key] = containers.keys_unknown(receiver)
+                    self.attr_env[key] = containers.loosened(receiver)
                     self._attr_version += 1
         return either([containers.view(option, func.attrname, args) for option in options_of(receiver)])
+
+    def _raised(self) -> bool:
+        """Whether the statement just walked raised on every run that got to it (`_raises`): as
+        after a `raise`, the rest of its block runs on none of them. Asked once per statement."""
+        raised, self._raising = self._raising, False
+        return raised
+
+    def _raises(self, node: nodes.Call, func: nodes.Attribute) -> bool:
+        """Whether the call raises `AttributeError` on every run of its statement: a method that
+        FSDP1 instances have and FSDP2 modules lack (`model.summon_full_params()`, `no_sync()`;
+        torch 2.13: `'FSDPSequential' object has no attribute ...`), of a module that `fully_shard`
+        made an `FSDPModule` on every run to here, whose class (one of the tree that binds no such
+        name, or one of torch's) adds none."""
+        if func.attrname not in fsdp1_api.INSTANCE_ATTRIBUTES or not syntax.evaluated_whenever_statement_runs(node):
+            return False
+        receivers = options_of(self.value(func.expr))
+        return all(isinstance(r, Obj) and self._lacks(r, func.attrname) and self.is_fsdp_module(r, node) for r in receivers)
+
+    def _lacks(self, obj: Obj, attr: str) -> bool:
+        """Whether the class `obj` was built from is known and binds no `attr`: one of the tree
+        none of whose classes binds it, or one of torch's (none of them binds FSDP1's methods)."""
+        klass = self._class_of(obj)
+        if klass is not None:
+            return not class_values.binds_in_tree(self.project, klass, attr)
+        qname = obj.cls or self.class_name(obj)
+        return bool(qname) and qname.startswith(known_apis.LEAF_MODULE_PREFIX)
 
     def _rebuilding_call(self, func: nodes.Attribute, args: List[Value]) -> None:
         """`optimizer.param_groups.clear()` (groups added after it hold what they are given), and
@@ -4029,8 +4088,9 @@ _ABSENT = object()
 _BUILTINS = frozenset(dir(builtins))
 # Combinations of configurations a call is applied with, one each (`Flow._choice_arguments`).
 _MAX_CHOICES = 8
-_KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear"})  # what changes a dict's keys
-_CONTAINER_CHANGES = _KEY_CHANGES | {"append", "extend"}  # what `_container_method` applies to the list or dict
+_KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear", "remove"})  # what changes a dict's keys or a list's items
+_GROWTHS = frozenset({"append", "extend", "insert"})  # what adds items to a list
+_CONTAINER_CHANGES = _KEY_CHANGES | _GROWTHS  # what `_container_method` applies to the list or dict
 
 
 def _is_builtin(binding: Optional[nodes.NodeNG]) -> bool:
