@@ -36,7 +36,7 @@ from fsdp_lint.analysis.context import (
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
-from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, constant_sequence, paths_to
+from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, class_registry, constant_sequence, paths_to
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
@@ -2145,8 +2145,8 @@ class Flow:
         if isinstance(binding, nodes.AssignName) and isinstance(scope, nodes.Module):
             if isinstance(binding.parent, nodes.Assign) and _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
-            sequence = constant_sequence(binding)
-            return sequence if sequence is not None else Obj((scope_key(scope), node.name, 0))
+            literal = self._module_literal(binding)
+            return literal if literal is not None else Obj((scope_key(scope), node.name, 0))
         if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
             if _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
@@ -2157,6 +2157,9 @@ class Flow:
             imported = self._imported_global(node)
             if imported is not None:
                 return imported
+            literal = self._imported_literal(node)
+            if literal is not None:
+                return literal
             if not called:
                 # a function of another module of the tree handed on as a value (a call resolves by name)
                 qname = self.qualified_name(node)
@@ -2166,7 +2169,23 @@ class Flow:
             return self._class_value(node)
         return UNKNOWN
 
-    def _class_value(self, node: nodes.Name) -> Value:
+    def _module_literal(self, binding: nodes.AssignName) -> Optional[Container]:
+        """What a global that its module binds once to a literal no code there changes holds
+        (`module_globals`): a sequence of constants, or a registry of classes."""
+        found = constant_sequence(binding)
+        return found if found is not None else class_registry(binding, self._class_ref)
+
+    def _imported_literal(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[Container]:
+        """`_module_literal` of a global of another module, read by import (`from models import
+        MODEL_REGISTRY`, `models.MODEL_REGISTRY`)."""
+        binding = self.project.global_binding(self.qualified_name(node))
+        return self._module_literal(binding) if binding is not None else None
+
+    def _class_ref(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[ClassRef]:
+        found = self._class_value(node)
+        return found if isinstance(found, ClassRef) else None
+
+    def _class_value(self, node: Union[nodes.Name, nodes.Attribute]) -> Value:
         """A class handed on as a value (`param_class = QFSDPParam if quantized else FSDPParam`):
         what calling the value builds is then known, for a class of the tree and for torch's
         `FSDPParam` (`_builds_fsdp_param`); other values stay unknown."""
@@ -2211,6 +2230,9 @@ class Flow:
             imported = self._imported_global(node)  # `utils.MODEL`
             if imported is not None:
                 return imported
+            literal = self._imported_literal(node)
+            if literal is not None:
+                return literal
             qname = self.qualified_name(node)
             if not (isinstance(node.parent, nodes.Call) and node.parent.func is node) and self._optimizer_named(qname):
                 return ClassRef(qname)  # `optimizer_cls=torch.optim.AdamW`, handed on
@@ -2481,6 +2503,11 @@ class Flow:
                 return args[0].child(self._member(node))  # an attribute named at run time: some module in it
             return containers.builtin_call(func.name, args, keywords)
         target = self.project.callable_for_flow(qname)
+        if target is None and isinstance(func, nodes.Subscript) and isinstance(func.value, (nodes.Name, nodes.Attribute)):
+            # an item of a global of a module not entered (`MODEL_REGISTRY[name](cfg)`): what that
+            # module holds there is called, a registry of its classes maybe (`_imported_literal`)
+            held = self.project.callable_for_flow(self.qualified_name(func.value))
+            target = held if isinstance(held, Deferred) else None
         if isinstance(target, Deferred):
             return self._defer(node, target.module, None, args, keywords)
         if isinstance(target, nodes.FunctionDef):

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 from astroid import nodes
 from astroid.const import Context
 
 from fsdp_lint.analysis.context import ABOVE, AttrPath
-from fsdp_lint.analysis.values import WILDCARD, Container, Obj, Root, Value, constant, objects_in, options_of, path_covers
+from fsdp_lint.analysis.values import WILDCARD, ClassRef, Container, Obj, Root, Value, constant, objects_in, options_of, path_covers
 
 GlobalPath = Tuple[Root, AttrPath]  # a global and a path inside it; `ABOVE`: a module around it
 
@@ -91,16 +91,40 @@ def constant_sequence(binding: nodes.AssignName) -> Optional[Container]:
     if binding in _SEQUENCES:
         return _SEQUENCES[binding]
     found: Optional[Container] = None
-    module = binding.scope()
-    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) and binding.parent.targets == [binding] else None
-    if (
-        isinstance(value, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in value.elts)
-        and isinstance(module, nodes.Module) and len(module.locals.get(binding.name, ())) == 1
-        and (isinstance(value, nodes.Tuple) or not _changed(module, binding.name))
-    ):
+    value = _bound_once(binding)
+    if isinstance(value, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in value.elts):
         found = Container(tuple(constant(e.value) for e in value.elts), exact=True)
     _SEQUENCES[binding] = found
     return found
+
+
+def class_registry(binding: nodes.AssignName, class_of: Callable[[nodes.NodeNG], Optional[ClassRef]]) -> Optional[Container]:
+    """The value of a global its module binds once to a dict literal of constant keys whose
+    values are all classes (`class_of`: the class a value's expression names, if one the walk
+    can construct), and that no code of the module changes in place (`_changed`): a registry
+    that code picks a class from by a key known at run time, `MODEL_REGISTRY[config.model.type]
+    (config.model)`, which constructs one of them. None for other globals."""
+    if binding in _REGISTRIES:
+        return _REGISTRIES[binding]
+    found: Optional[Container] = None
+    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) else None
+    if isinstance(value, nodes.Dict) and value.items and all(isinstance(key, nodes.Const) for key, _ in value.items) and _bound_once(binding) is value:
+        classes = [class_of(item) if isinstance(item, (nodes.Name, nodes.Attribute)) else None for _, item in value.items]
+        if None not in classes:
+            found = Container(tuple(classes), tuple(key.value for key, _ in value.items))  # type: ignore[arg-type]
+    _REGISTRIES[binding] = found
+    return found
+
+
+def _bound_once(binding: nodes.AssignName) -> Optional[nodes.NodeNG]:
+    """The literal a global is bound to where its module binds it once and only there (no other
+    assignment, no `global` rebinding in a function, no `+=`), and, unless it is a tuple, no code
+    of the module changes it in place; None otherwise."""
+    module = binding.scope()
+    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) and binding.parent.targets == [binding] else None
+    if value is None or not isinstance(module, nodes.Module) or len(module.locals.get(binding.name, ())) != 1:
+        return None
+    return value if isinstance(value, nodes.Tuple) or not _changed(module, binding.name) else None
 
 
 def _changed(module: nodes.Module, name: str) -> bool:
@@ -113,3 +137,4 @@ def _changed(module: nodes.Module, name: str) -> bool:
 
 
 _SEQUENCES: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Container]]" = weakref.WeakKeyDictionary()
+_REGISTRIES: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Container]]" = weakref.WeakKeyDictionary()
