@@ -3259,9 +3259,10 @@ class Flow:
                     options.append((anonymous(stored), guard))
             elif isinstance(option, (ShardFunction, Options, Gathered)) or travels(option):
                 options.append((option, guard))
-            elif contained(option, StateDict):
+            elif isinstance(option, Container) and contained(option, Optimizer) or contained(option, StateDict):
                 # a state dict of a module (or optimizer) inside the object, kept for a later
-                # method (`self.ema = self.model.state_dict()`; a dict of them)
+                # method (`self.ema = self.model.state_dict()`; a dict of them), or a list of
+                # optimizers over modules inside it (`self.optimizers = create_optimizers(self.model)`)
                 stored = self._state_as_stored(option, base, root)
                 if stored is not None:
                     options.append((stored, guard))
@@ -3269,7 +3270,11 @@ class Flow:
 
     def _state_as_stored(self, value: Value, base: Obj, root: Root, depth: int = 0) -> Optional[Value]:
         """`_as_stored` of a state dict whose owner lies inside `base`, or of a dict, list or
-        tuple holding some (their other items unknown): None where it holds none the callee can name."""
+        tuple holding some or optimizers over modules inside it (their other items unknown):
+        None where it holds none the callee can name."""
+        if isinstance(value, Optimizer) and depth:
+            stored = self._optimizer_as_stored(value, base, root)
+            return anonymous(stored) if stored is not None else None
         if isinstance(value, StateDict):
             owner = value.owner
             if isinstance(owner, Obj):
