@@ -36,7 +36,7 @@ from fsdp_lint.analysis.context import (
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
-from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, class_registry, constant_sequence, paths_to
+from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, class_registry, constant_sequence, paths_to, registry_entries
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
@@ -2181,6 +2181,22 @@ class Flow:
         binding = self.project.global_binding(self.qualified_name(node))
         return self._module_literal(binding) if binding is not None else None
 
+    def _item_deferred(self, held: Union[nodes.Name, nodes.Attribute]) -> Optional[Deferred]:
+        """Where an item of the global read at `held` is called (`MODEL_REGISTRY[name](cfg)`),
+        the module not entered yet whose code that runs: the global's own module, or the module
+        of a class its dict literal names (`{"olmo": Olmo}`, `Olmo` imported from another), so
+        that the call demands it and the walk resolves the registry once it is entered."""
+        qname = self.qualified_name(held)
+        found = self.project.callable_for_flow(qname)
+        if isinstance(found, Deferred):
+            return found
+        binding = self.project.global_binding(qname)
+        for _, item in (registry_entries(binding) if binding is not None else None) or ():
+            found = self.project.callable_for_flow(self.qualified_name(item))
+            if isinstance(found, Deferred):
+                return found
+        return None
+
     def _class_ref(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[ClassRef]:
         found = self._class_value(node)
         return found if isinstance(found, ClassRef) else None
@@ -2504,10 +2520,7 @@ class Flow:
             return containers.builtin_call(func.name, args, keywords)
         target = self.project.callable_for_flow(qname)
         if target is None and isinstance(func, nodes.Subscript) and isinstance(func.value, (nodes.Name, nodes.Attribute)):
-            # an item of a global of a module not entered (`MODEL_REGISTRY[name](cfg)`): what that
-            # module holds there is called, a registry of its classes maybe (`_imported_literal`)
-            held = self.project.callable_for_flow(self.qualified_name(func.value))
-            target = held if isinstance(held, Deferred) else None
+            target = self._item_deferred(func.value)
         if isinstance(target, Deferred):
             return self._defer(node, target.module, None, args, keywords)
         if isinstance(target, nodes.FunctionDef):

@@ -101,18 +101,34 @@ def constant_sequence(binding: nodes.AssignName) -> Optional[Container]:
 def class_registry(binding: nodes.AssignName, class_of: Callable[[nodes.NodeNG], Optional[ClassRef]]) -> Optional[Container]:
     """The value of a global its module binds once to a dict literal of constant keys whose
     values are all classes (`class_of`: the class a value's expression names, if one the walk
-    can construct), and that no code of the module changes in place (`_changed`): a registry
-    that code picks a class from by a key known at run time, `MODEL_REGISTRY[config.model.type]
-    (config.model)`, which constructs one of them. None for other globals."""
-    if binding in _REGISTRIES:
-        return _REGISTRIES[binding]
-    found: Optional[Container] = None
+    can construct: a class in a module not entered yet is none until it is), and that no code of
+    the module changes in place (`_changed`): a registry that code picks a class from by a key
+    known at run time, `MODEL_REGISTRY[config.model.type](config.model)`, which constructs one
+    of them. None for other globals."""
+    entries = registry_entries(binding)
+    if entries is None:
+        return None
+    classes = [class_of(item) for _, item in entries]
+    if None in classes:
+        return None
+    return Container(tuple(classes), tuple(key for key, _ in entries))  # type: ignore[arg-type]
+
+
+def registry_entries(binding: nodes.AssignName) -> Optional[Tuple[Tuple[object, nodes.NodeNG], ...]]:
+    """The keys and value expressions of the dict literal a global is bound to, where its module
+    binds it once and changes it nowhere, its keys are constants and its values names (`{"olmo":
+    Olmo}`); None otherwise. Read once per global: what the names denote is asked each time."""
+    if binding in _ENTRIES:
+        return _ENTRIES[binding]
+    found = None
     value = binding.parent.value if isinstance(binding.parent, nodes.Assign) else None
-    if isinstance(value, nodes.Dict) and value.items and all(isinstance(key, nodes.Const) for key, _ in value.items) and _bound_once(binding) is value:
-        classes = [class_of(item) if isinstance(item, (nodes.Name, nodes.Attribute)) else None for _, item in value.items]
-        if None not in classes:
-            found = Container(tuple(classes), tuple(key.value for key, _ in value.items))  # type: ignore[arg-type]
-    _REGISTRIES[binding] = found
+    if (
+        isinstance(value, nodes.Dict) and value.items
+        and all(isinstance(key, nodes.Const) and isinstance(item, (nodes.Name, nodes.Attribute)) for key, item in value.items)
+        and _bound_once(binding) is value
+    ):
+        found = tuple((key.value, item) for key, item in value.items)
+    _ENTRIES[binding] = found
     return found
 
 
@@ -137,4 +153,4 @@ def _changed(module: nodes.Module, name: str) -> bool:
 
 
 _SEQUENCES: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Container]]" = weakref.WeakKeyDictionary()
-_REGISTRIES: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Container]]" = weakref.WeakKeyDictionary()
+_ENTRIES: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Tuple[Tuple[object, nodes.NodeNG], ...]]]" = weakref.WeakKeyDictionary()
