@@ -2157,7 +2157,7 @@ class Flow:
             imported = self._imported_global(node)
             if imported is not None:
                 return imported
-            literal = self._imported_literal(node)
+            literal = None if called else self._imported_literal(node)
             if literal is not None:
                 return literal
             if not called:
@@ -2246,11 +2246,12 @@ class Flow:
             imported = self._imported_global(node)  # `utils.MODEL`
             if imported is not None:
                 return imported
-            literal = self._imported_literal(node)
+            called = isinstance(node.parent, nodes.Call) and node.parent.func is node
+            literal = None if called else self._imported_literal(node)
             if literal is not None:
                 return literal
             qname = self.qualified_name(node)
-            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node) and self._optimizer_named(qname):
+            if not called and self._optimizer_named(qname):
                 return ClassRef(qname)  # `optimizer_cls=torch.optim.AdamW`, handed on
         return mapped_options(base, lambda option: self._attribute_of(option, node.attrname, node))
 
@@ -2352,7 +2353,10 @@ class Flow:
         torch's, which may append to them (`add_optimizers(optimizers, model)`): what the walk
         of a callee does to them is not brought back, so their items are no longer exact."""
         given = [arg.value if isinstance(arg, nodes.Starred) else arg for arg in list(node.args) + [kw.value for kw in node.keywords or []]]
-        names = [arg.name for arg in given if isinstance(arg, nodes.Name) and arg.name in self.env and self.env[arg.name] is not containers.given_away(self.env[arg.name])]
+        names = [
+            arg.name for arg in given
+            if isinstance(arg, nodes.Name) and isinstance(self.env.get(arg.name), (Container, Either)) and self.env[arg.name] is not containers.given_away(self.env[arg.name])
+        ]
         if not names:
             return
         func = node.func

@@ -91,8 +91,8 @@ def constant_sequence(binding: nodes.AssignName) -> Optional[Container]:
     if binding in _SEQUENCES:
         return _SEQUENCES[binding]
     found: Optional[Container] = None
-    value = _bound_once(binding)
-    if isinstance(value, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in value.elts):
+    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) else None
+    if isinstance(value, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in value.elts) and _bound_once(binding) is value:
         found = Container(tuple(constant(e.value) for e in value.elts), exact=True)
     _SEQUENCES[binding] = found
     return found
