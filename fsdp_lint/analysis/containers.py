@@ -147,27 +147,51 @@ def view(container: Value, method: str, args: List[Value]) -> Value:
     return UNKNOWN
 
 
-def grown(value: Value, added: Value) -> Value:
-    """A list after it gains `added`'s items (`params.extend(...)`, `params += [...]`), each
-    once: an item stands for the objects it may be, so a loop that appends adds it once. A
-    list of unknown length adds one item for its elements, and may have added none."""
-    options: List[Value] = []
-    for option in options_of(value):
+def grown(value: Value, added: Value, once: bool = False) -> Value:
+    """A list after it gains `added`'s items (`params.extend(...)`, `params += [...]`). Where the
+    run passes here `once` and both lists are exact, its items then the added ones, exact
+    (`optimizers.append(AdamW(...))` twice holds the two, one entry each). Otherwise each item
+    once: an item stands for the objects it may be, so a loop that appends adds it once; a list
+    of unknown length adds one item for its elements, and may have added none. Each list on the
+    runs that gave it."""
+    options: List[Tuple[Value, Path]] = []
+    for option, guard in guarded_options(value):
         if not isinstance(option, Container) or option.keys is not None:
-            options.append(option)
-            continue
-        if isinstance(added, Container) and added.keys is None:
-            options.append(Container(option.items + tuple(dict.fromkeys(v for v in added.items if v not in option.items))))
-            continue
-        element = element_of(added)
-        options += [option, option if element in option.items else Container(option.items + (element,))]
-    lists = [option for option in options if isinstance(option, Container) and option.keys is None]
+            options.append((option, guard))
+        elif once and option.exact and isinstance(added, Container) and added.keys is None and added.exact:
+            options.append((Container(option.items + added.items, exact=True), guard))
+        elif isinstance(added, Container) and added.keys is None:
+            options.append((Container(option.items + tuple(dict.fromkeys(v for v in added.items if v not in option.items))), guard))
+        else:
+            element = element_of(added)
+            options += [(option, guard), (option if element in option.items else Container(option.items + (element,)), guard)]
+    lists = [option for option, _ in options if isinstance(option, Container) and option.keys is None]
     if len(lists) > _LIST_OPTIONS:
         # Appends under conditions double the lists it may be at every one (`passes.append(p)`
         # under eight flags): past a few, it is one list of every item it may hold, or empty.
         union = Container(tuple(dict.fromkeys(item for option in lists for item in option.items)))
-        options = [option for option in options if option not in lists] + [union] + [Container(())] * any(not option.items for option in lists)
-    return either(options)
+        options = [(option, guard) for option, guard in options if option not in lists] + [(union, EMPTY)] + [(Container(()), EMPTY)] * any(not option.items for option in lists)
+    return guarded(options)
+
+
+def given_away(value: Value) -> Value:
+    """A list after a call whose code the caller does not see change it was given it (a
+    function may append to the list it is passed): its items as they were, each one that may
+    stand for several or none."""
+    if not any(isinstance(o, Container) and o.keys is None and o.exact for o in options_of(value)):
+        return value
+    return mapped_options(value, lambda o: Container(o.items) if isinstance(o, Container) and o.keys is None and o.exact else o)
+
+
+def loosened(value: Value) -> Value:
+    """A list or dict after code the walk does not follow into was given it, or changed it in a
+    way the walk does not (`pop`, `clear`): its items as they were, one that may stand for
+    several or none, a dict's keys unknown (it is still a dict: `"x" in d` asks its keys)."""
+    return mapped_options(value, lambda o: _loosened(o) if isinstance(o, Container) and (o.keys is not None or o.exact) else o)
+
+
+def _loosened(container: Container) -> Container:
+    return Container(container.items, (UNNAMED,) * len(container.items) if container.keys is not None else None)
 
 
 def unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[str]]) -> Tuple[Value, ...]:
@@ -229,14 +253,6 @@ def element_of(value: Value) -> Value:
     if isinstance(value, (ParamGroups, Gathered)):
         return value  # each group; each key, value or item of a full state dict
     return UNKNOWN
-
-
-def keys_unknown(value: Value) -> Value:
-    """A dict whose keys changed in a way the walk does not follow: its items as they were, each
-    maybe gone, their keys unknown."""
-    return either([
-        Container(o.items, (UNNAMED,) * len(o.items)) if isinstance(o, Container) and o.keys is not None else o for o in options_of(value)
-    ])
 
 
 def spread_keywords(value: Value, fields: Tuple[str, ...]) -> List[Tuple[Dict[str, Value], Path]]:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Nam
 
 from astroid import nodes
 
+from fsdp_lint import fsdp1_api
 from fsdp_lint.analysis import class_values, containers, deciding_modules, environment, known_apis, named_constants, paths, syntax, truths
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
@@ -35,7 +36,7 @@ from fsdp_lint.analysis.context import (
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
-from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, paths_to
+from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, class_registry, paths_to, registry_entries
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
@@ -231,6 +232,7 @@ class Flow:
         self.attr_assignments: List[AttrAssignment] = []
         self.path: Path = EMPTY
         self._left: List[Path] = []  # the paths of runs an arm ended (`return`, `raise`): `_join` excludes them
+        self._raising = False  # the statement being walked raises on every run that gets here (`_raises`)
         # The class each local object was constructed from, the objects built under a meta-device
         # context (`with torch.device("meta")`), and the objects stored into an attribute, item or
         # container (so that code elsewhere may reach them).
@@ -1718,10 +1720,12 @@ class Flow:
         """Walk statements in order; False where one of them never falls through because this
         walk decides its test (`if isinstance(model, FSDPModule): return model` with the model
         sharded): the rest is not walked, no run reaches it."""
+        if self._raising:
+            return False  # a statement's header raised (`if model.no_sync():`): no run enters its blocks
         guards = 0
         through = True
         for statement in statements:
-            if not self._statement(statement):
+            if not self._statement(statement) or self._raised():
                 through = False
                 break
             if isinstance(statement, nodes.If) and syntax.leaves(statement.body) and not statement.orelse:
@@ -1750,14 +1754,14 @@ class Flow:
                 elif any(isinstance(option, Constant) for option in options_of(self._bound_value(node.target))):
                     self._bind(node.target, UNKNOWN)  # `count += 1`: a new value (an object stays itself)
                 elif node.op == "+=" and isinstance(node.target, nodes.AssignName) and isinstance(self.env.get(node.target.name), (Container, Either)):
-                    self._bind(node.target, containers.grown(self.env[node.target.name], value))  # `params += [...]`: a list gains items
+                    self._bind(node.target, containers.grown(self.env[node.target.name], value, not syntax.may_repeat(node)))  # `params += [...]`: a list gains items
         elif isinstance(node, nodes.Expr):
             self._eval(node.value)
         elif isinstance(node, nodes.Delete):
             for target in node.targets:  # `del args["tp"]`: the dict's keys are no longer known
                 self._eval(target)
                 if isinstance(target, nodes.Subscript) and isinstance(target.value, nodes.Name) and target.value.name in self.env:
-                    self.env[target.value.name] = containers.keys_unknown(self.env[target.value.name])
+                    self.env[target.value.name] = containers.loosened(self.env[target.value.name])
         elif isinstance(node, nodes.Return):
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
             if self._meta_depth and node.value is not None:  # `return Model()` under `with torch.device("meta")`: an object on the meta device
@@ -1826,6 +1830,8 @@ class Flow:
                 meta += known_apis.is_meta_device_context(item, self.qualified_name)
                 if alias is not None:
                     self._bind(alias, value)
+            if self._raising:
+                return True  # no run enters the block (`with model.summon_full_params():` of an FSDP2 module)
             self._meta_depth += meta
             self._block(node.body)
             self._meta_depth -= meta
@@ -1942,13 +1948,7 @@ class Flow:
         if isinstance(node, nodes.Dict):
             return self._dict(node)
         if isinstance(node, (nodes.ListComp, nodes.GeneratorExp, nodes.SetComp)):
-            nonempty = True  # where each source produces an element and each filter keeps it
-            for generator in node.generators:
-                source = self._eval(generator.iter)
-                nonempty = nonempty and containers.nonempty(source)
-                self._bind(generator.target, containers.element_of(source))
-                for condition in generator.ifs:
-                    nonempty = nonempty and containers.constant_truth(self._eval(condition)) is True
+            nonempty = self._generators(node, self._eval(node.generators[0].iter))
             element = self._eval(node.elt)
             if isinstance(element, Params):  # a list or set holds the tensors of now; a generator reads them when consumed
                 return element if isinstance(node, nodes.GeneratorExp) else self._collected(element, node)
@@ -2069,20 +2069,35 @@ class Flow:
             return (truths.disjunction if ends else truths.conjunction)(described)
         return either(results)
 
+    def _generators(self, node: Union[nodes.ListComp, nodes.GeneratorExp, nodes.SetComp, nodes.DictComp], source: Value) -> bool:
+        """Bind the targets of a comprehension's `for`s to the elements of their sources (the
+        first one's already evaluated) and evaluate its filters; whether it produces an element
+        at least: each source produces one and each filter keeps it."""
+        nonempty = True
+        for index, generator in enumerate(node.generators):
+            if index:
+                source = self._eval(generator.iter)
+            nonempty = nonempty and containers.nonempty(source)
+            self._bind(generator.target, containers.element_of(source))
+            for condition in generator.ifs:
+                nonempty = nonempty and containers.constant_truth(self._eval(condition)) is True
+        return nonempty
+
     def _dict_comprehension(self, node: nodes.DictComp) -> Value:
         """`{k: v for x in items}` over a literal list or dict without `if`: the dict of each
         entry in turn, as a literal of them (`{type(m).__name__: m for m in models}` holds each
-        model); over another sequence, unknown."""
+        model). Over another sequence, a dict of what its value is for the elements the
+        sequence may hold (`{f"opt_{i}": o.state_dict() for i, o in enumerate(optimizers)}`:
+        the state dict of each optimizer the list may hold), its keys not known, and empty
+        where the sequence may produce none."""
         first = node.generators[0]
         source = self._eval(first.iter)
         order = containers.in_order(source) if len(node.generators) == 1 and not first.ifs else ()
         if not order:
-            self._bind(first.target, containers.element_of(source))
-            for generator in node.generators[1:]:
-                self._bind(generator.target, containers.element_of(self._eval(generator.iter)))
+            nonempty = self._generators(node, source)
             self._eval(node.key)
-            self._eval(node.value)
-            return UNKNOWN
+            made = Container((self._eval(node.value),))
+            return made if nonempty else either([made, Container((), exact=True)])
         items, keys = [], []
         for item in order:
             self._bind(first.target, item)
@@ -2138,7 +2153,7 @@ class Flow:
         if isinstance(binding, nodes.AssignName) and isinstance(scope, nodes.Module):
             if isinstance(binding.parent, nodes.Assign) and _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
-            literal = named_constants.global_constant(self.project, binding)
+            literal = self._module_literal(binding)
             return literal if literal is not None else Obj((scope_key(scope), node.name, 0))
         if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
             if _is_shard_partial(binding.parent.value, self):
@@ -2162,7 +2177,34 @@ class Flow:
             return self._class_value(node)
         return UNKNOWN
 
-    def _class_value(self, node: nodes.Name) -> Value:
+    def _module_literal(self, binding: nodes.AssignName) -> Optional[Value]:
+        """What a global that its module binds once to a literal no code changes holds: a
+        constant or a sequence of constants (`named_constants`), or a registry of classes
+        (`module_globals.class_registry`)."""
+        found = named_constants.global_constant(self.project, binding)
+        return found if found is not None else class_registry(binding, self._class_ref)
+
+    def _item_deferred(self, held: Union[nodes.Name, nodes.Attribute]) -> Optional[Deferred]:
+        """Where an item of the global read at `held` is called (`MODEL_REGISTRY[name](cfg)`),
+        the module not entered yet whose code that runs: the global's own module, or the module
+        of a class its dict literal names (`{"olmo": Olmo}`, `Olmo` imported from another), so
+        that the call demands it and the walk resolves the registry once it is entered."""
+        qname = self.qualified_name(held)
+        found = self.project.callable_for_flow(qname)
+        if isinstance(found, Deferred):
+            return found
+        binding = self.project.global_binding(qname)
+        for _, item in (registry_entries(binding) if binding is not None else None) or ():
+            found = self.project.callable_for_flow(self.qualified_name(item))
+            if isinstance(found, Deferred):
+                return found
+        return None
+
+    def _class_ref(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[ClassRef]:
+        found = self._class_value(node)
+        return found if isinstance(found, ClassRef) else None
+
+    def _class_value(self, node: Union[nodes.Name, nodes.Attribute]) -> Value:
         """A class handed on as a value (`param_class = QFSDPParam if quantized else FSDPParam`):
         what calling the value builds is then known, for a class of the tree and for torch's
         `FSDPParam` (`_builds_fsdp_param`); other values stay unknown."""
@@ -2196,14 +2238,16 @@ class Flow:
         return Obj(root)
 
     def _imported_constant(self, qname: Optional[str]) -> Optional[Value]:
-        """The literal an imported global names (`named_constants.imported_constant`). One of a
-        module of the tree the flows do not enter yet is read once they do: the walk depends on
-        that module (`deferred`), as a call into it would, and is walked again then."""
+        """`_module_literal` of a global of another module, read by import (`from utils import
+        MODEL_KEY`, `models.MODEL_REGISTRY`). One of a module of the tree the flows do not enter
+        yet is read once they do: the walk depends on that module (`deferred`), as a call into it
+        would, and is walked again then."""
         found = self.project.callable_for_flow(qname)
         if isinstance(found, Deferred):
             self.deferred.add(found.module)
             return None
-        return named_constants.imported_constant(self.project, qname)
+        binding = self.project.global_binding(qname)
+        return self._module_literal(binding) if binding is not None else None
 
     def _function_value(self, func: nodes.FunctionDef) -> Partial:
         """A function of the tree as a value: its partial with nothing bound but, for a closure,
@@ -2316,6 +2360,7 @@ class Flow:
         if what is not None:
             self._issued(node, what, node)
         result = self._apply_call(node, func_value, args, keywords)
+        self._given_lists(node)
         passed = [o for value in args + list(keywords.values()) for o in contained(value, Optimizer)]
         if passed:
             seq = self._tick()
@@ -2334,6 +2379,23 @@ class Flow:
         if not (isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Arguments) and binding.scope() is self.scope):
             return None
         return False if all(isinstance(option, Constant) for option in options_of(self.values.get(name, UNKNOWN))) else None
+
+    def _given_lists(self, node: nodes.Call) -> None:
+        """The lists bound to names that a call hands to code other than Python's builtins and
+        torch's, which may append to them (`add_optimizers(optimizers, model)`): what the walk
+        of a callee does to them is not brought back, so their items are no longer exact."""
+        given = [arg.value if isinstance(arg, nodes.Starred) else arg for arg in list(node.args) + [kw.value for kw in node.keywords or []]]
+        names = [
+            arg.name for arg in given
+            if isinstance(arg, nodes.Name) and isinstance(self.env.get(arg.name), (Container, Either)) and self.env[arg.name] is not containers.given_away(self.env[arg.name])
+        ]
+        if not names:
+            return
+        func = node.func
+        if isinstance(func, nodes.Name) and func.name in _BUILTINS and _is_builtin(self.project.binding(func)) or (self.qualified_name(func) or "").startswith("torch."):
+            return
+        for name in names:
+            self.env[name] = containers.given_away(self.env[name])
 
     def _issued(self, node: nodes.NodeNG, what: str, at: nodes.Call) -> None:
         """A collective issued at `node` (itself, or a call that runs `at`), with who gets here."""
@@ -2433,6 +2495,7 @@ class Flow:
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
             self._rebuilding_call(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:
+            self._raising = self._raising or self._raises(node, func)
             delegated = self._super_call(node, func, args, keywords)
             if delegated is not None:
                 return delegated
@@ -2501,6 +2564,8 @@ class Flow:
                 return self._collected(result, node)
             return result
         target = self.project.callable_for_flow(qname)
+        if target is None and isinstance(func, nodes.Subscript) and isinstance(func.value, (nodes.Name, nodes.Attribute)):
+            target = self._item_deferred(func.value)
         if isinstance(target, Deferred):
             return self._defer(node, target.module, None, args, keywords)
         if isinstance(target, nodes.FunctionDef):
@@ -2564,12 +2629,14 @@ class Flow:
     def _container_method(self, func: nodes.Attribute, args: List[Value]) -> Value:
         """A method of a dict or list the walk built: a view of its entries (`models.items()`,
         `.values()`, `.keys()`, `.get("dit")`), or the items a list gains (`params.append(p)`,
-        `params.extend(...)`), kept where the list is bound."""
+        `params.extend(...)`, exact where the run passes there once; `insert`, at a place the
+        list's order does not keep), kept where the list is bound."""
         receiver = self.value(func.expr)
-        if func.attrname in ("append", "extend"):
-            added = args[0] if args else UNKNOWN
+        if func.attrname in _GROWTHS:
+            added = args[-1] if args else UNKNOWN
             self._store(added)
-            grown = containers.grown(receiver, Container((added,)) if func.attrname == "append" else added)
+            once = func.attrname != "insert" and not syntax.may_repeat(func)
+            grown = containers.grown(receiver, Container((added,), exact=True) if func.attrname != "extend" else added, once)
             if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
                 self.env[func.expr.name] = grown
             elif isinstance(func.expr, nodes.Attribute):
@@ -2581,14 +2648,40 @@ class Flow:
             return Constant(None)
         if func.attrname in _KEY_CHANGES:  # `args.update(...)`: `in` and `len` no longer known
             if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
-                self.env[func.expr.name] = containers.keys_unknown(receiver)
+                self.env[func.expr.name] = containers.loosened(receiver)
             elif isinstance(func.expr, nodes.Attribute):
                 owner = self.value(func.expr.expr)
                 key = (owner.root, owner.attrs + (func.expr.attrname,)) if isinstance(owner, Obj) else None
                 if key in self.attr_env:
-                    self.attr_env[key] = containers.keys_unknown(receiver)
+                    self.attr_env[key] = containers.loosened(receiver)
                     self._attr_version += 1
         return either([containers.view(option, func.attrname, args) for option in options_of(receiver)])
+
+    def _raised(self) -> bool:
+        """Whether the statement just walked raised on every run that got to it (`_raises`): as
+        after a `raise`, the rest of its block runs on none of them. Asked once per statement."""
+        raised, self._raising = self._raising, False
+        return raised
+
+    def _raises(self, node: nodes.Call, func: nodes.Attribute) -> bool:
+        """Whether the call raises `AttributeError` on every run of its statement: a method that
+        FSDP1 instances have and FSDP2 modules lack (`model.summon_full_params()`, `no_sync()`;
+        torch 2.13: `'FSDPSequential' object has no attribute ...`), of a module that `fully_shard`
+        made an `FSDPModule` on every run to here, whose class (one of the tree that binds no such
+        name, or one of torch's) adds none."""
+        if func.attrname not in fsdp1_api.INSTANCE_ATTRIBUTES or not syntax.evaluated_whenever_statement_runs(node):
+            return False
+        receivers = options_of(self.value(func.expr))
+        return all(isinstance(r, Obj) and self._lacks(r, func.attrname) and self.is_fsdp_module(r, node) for r in receivers)
+
+    def _lacks(self, obj: Obj, attr: str) -> bool:
+        """Whether the class `obj` was built from is known and binds no `attr`: one of the tree
+        none of whose classes binds it, or one of torch's (none of them binds FSDP1's methods)."""
+        klass = self._class_of(obj)
+        if klass is not None:
+            return not class_values.binds_in_tree(self.project, klass, attr)
+        qname = obj.cls or self.class_name(obj)
+        return bool(qname) and qname.startswith(known_apis.LEAF_MODULE_PREFIX)
 
     def _rebuilding_call(self, func: nodes.Attribute, args: List[Value]) -> None:
         """`optimizer.param_groups.clear()` (groups added after it hold what they are given), and
@@ -3242,9 +3335,10 @@ class Flow:
                     options.append((anonymous(stored), guard))
             elif isinstance(option, (ShardFunction, Options, Gathered)) or travels(option):
                 options.append((option, guard))
-            elif contained(option, StateDict):
+            elif isinstance(option, Container) and contained(option, Optimizer) or contained(option, StateDict):
                 # a state dict of a module (or optimizer) inside the object, kept for a later
-                # method (`self.ema = self.model.state_dict()`; a dict of them)
+                # method (`self.ema = self.model.state_dict()`; a dict of them), or a list of
+                # optimizers over modules inside it (`self.optimizers = create_optimizers(self.model)`)
                 stored = self._state_as_stored(option, base, root)
                 if stored is not None:
                     options.append((stored, guard))
@@ -3252,7 +3346,11 @@ class Flow:
 
     def _state_as_stored(self, value: Value, base: Obj, root: Root, depth: int = 0) -> Optional[Value]:
         """`_as_stored` of a state dict whose owner lies inside `base`, or of a dict, list or
-        tuple holding some (their other items unknown): None where it holds none the callee can name."""
+        tuple holding some or optimizers over modules inside it (their other items unknown):
+        None where it holds none the callee can name."""
+        if isinstance(value, Optimizer) and depth:
+            stored = self._optimizer_as_stored(value, base, root)
+            return anonymous(stored) if stored is not None else None
         if isinstance(value, StateDict):
             owner = value.owner
             if isinstance(owner, Obj):
@@ -4104,8 +4202,9 @@ _BUILTINS = frozenset(dir(builtins))
 _COLLECTING_BUILTINS = frozenset({"list", "tuple", "sorted", "set"})
 # Combinations of configurations a call is applied with, one each (`Flow._choice_arguments`).
 _MAX_CHOICES = 8
-_KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear"})  # what changes a dict's keys
-_CONTAINER_CHANGES = _KEY_CHANGES | {"append", "extend"}  # what `_container_method` applies to the list or dict
+_KEY_CHANGES = frozenset({"update", "pop", "popitem", "setdefault", "clear", "remove"})  # what changes a dict's keys or a list's items
+_GROWTHS = frozenset({"append", "extend", "insert"})  # what adds items to a list
+_CONTAINER_CHANGES = _KEY_CHANGES | _GROWTHS  # what `_container_method` applies to the list or dict
 
 
 def _is_builtin(binding: Optional[nodes.NodeNG]) -> bool:

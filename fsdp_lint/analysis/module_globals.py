@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 from astroid import nodes
 from astroid.const import Context
 
 from fsdp_lint.analysis.context import ABOVE, AttrPath
-from fsdp_lint.analysis.values import WILDCARD, Container, Obj, Root, Value, constant, objects_in, options_of, path_covers
+from fsdp_lint.analysis.values import WILDCARD, ClassRef, Container, Obj, Root, Value, constant, objects_in, options_of, path_covers
 
 GlobalPath = Tuple[Root, AttrPath]  # a global and a path inside it; `ABOVE`: a module around it
 
@@ -115,6 +115,51 @@ def assigned_literal(binding: nodes.AssignName) -> Optional[nodes.NodeNG]:
     return None
 
 
+def class_registry(binding: nodes.AssignName, class_of: Callable[[nodes.NodeNG], Optional[ClassRef]]) -> Optional[Container]:
+    """The value of a global its module binds once to a dict literal of constant keys whose
+    values are all classes (`class_of`: the class a value's expression names, if one the walk
+    can construct: a class in a module not entered yet is none until it is), and that no code of
+    the module changes in place (`_changed`): a registry that code picks a class from by a key
+    known at run time, `MODEL_REGISTRY[config.model.type](config.model)`, which constructs one
+    of them. None for other globals."""
+    entries = registry_entries(binding)
+    if entries is None:
+        return None
+    classes = [class_of(item) for _, item in entries]
+    if None in classes:
+        return None
+    return Container(tuple(classes), tuple(key for key, _ in entries))  # type: ignore[arg-type]
+
+
+def registry_entries(binding: nodes.AssignName) -> Optional[Tuple[Tuple[object, nodes.NodeNG], ...]]:
+    """The keys and value expressions of the dict literal a global is bound to, where its module
+    binds it once and changes it nowhere, its keys are constants and its values names (`{"olmo":
+    Olmo}`); None otherwise. Read once per global: what the names denote is asked each time."""
+    if binding in _ENTRIES:
+        return _ENTRIES[binding]
+    found = None
+    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) else None
+    if (
+        isinstance(value, nodes.Dict) and value.items
+        and all(isinstance(key, nodes.Const) and isinstance(item, (nodes.Name, nodes.Attribute)) for key, item in value.items)
+        and _bound_once(binding) is value
+    ):
+        found = tuple((key.value, item) for key, item in value.items)
+    _ENTRIES[binding] = found
+    return found
+
+
+def _bound_once(binding: nodes.AssignName) -> Optional[nodes.NodeNG]:
+    """The literal a global is bound to where its module binds it once and only there (no other
+    assignment, no `global` rebinding in a function, no `+=`), and, unless it is a tuple, no code
+    of the module changes it in place; None otherwise."""
+    module = binding.scope()
+    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) and binding.parent.targets == [binding] else None
+    if value is None or not isinstance(module, nodes.Module) or len(module.locals.get(binding.name, ())) != 1:
+        return None
+    return value if isinstance(value, nodes.Tuple) or not _changed(module, binding.name) else None
+
+
 def _changed(module: nodes.Module, name: str) -> bool:
     """Whether the module's code may change the list bound to `name` in place: a method of it
     called or read (`NAMES.append`), an item or slice of it assigned or deleted."""
@@ -125,3 +170,4 @@ def _changed(module: nodes.Module, name: str) -> bool:
 
 
 _LITERALS: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Value]]" = weakref.WeakKeyDictionary()
+_ENTRIES: "weakref.WeakKeyDictionary[nodes.AssignName, Optional[Tuple[Tuple[object, nodes.NodeNG], ...]]]" = weakref.WeakKeyDictionary()

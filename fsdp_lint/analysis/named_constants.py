@@ -32,15 +32,6 @@ def global_constant(project: "Project", binding: nodes.AssignName) -> Optional[V
     return found if found is not None and binding.name not in _assigned_attributes(project) else None
 
 
-def imported_constant(project: "Project", qname: Optional[str]) -> Optional[Value]:
-    """`global_constant` of the global a qualified name denotes (`from utils import MODEL_KEY`,
-    `utils.MODEL_KEY`), in a module the flows enter (`Flow._imported_constant` defers the rest)."""
-    module_name, _, name = (qname or "").rpartition(".")
-    module = project.module(module_name) if module_name else None
-    bindings = module.locals.get(name, ()) if module is not None else ()
-    return global_constant(project, bindings[0]) if len(bindings) == 1 and isinstance(bindings[0], nodes.AssignName) else None
-
-
 def class_constant(project: "Project", cls: nodes.ClassDef, attr: str) -> Optional[Constant]:
     """The value of `cls.attr` where the first class of its hierarchy that binds the name binds it
     once, in its body, to a literal, and no code of the tree assigns an attribute of that name;

@@ -386,6 +386,14 @@ class Project:
         except Exception:  # RecursionError among them
             return NOTHING
 
+    def global_binding(self, qname: Optional[str]) -> Optional[nodes.AssignName]:
+        """Where the top level of a module the flows enter binds the global a qualified name
+        denotes, if it binds it once and nothing else binds the name there; None otherwise."""
+        module, _, name = (qname or "").rpartition(".")
+        tree = self.module(module) if module and (self.entered is None or module in self.entered) else None
+        bindings = tree.locals.get(name, ()) if tree is not None else ()
+        return bindings[0] if len(bindings) == 1 and isinstance(bindings[0], nodes.AssignName) else None
+
     def imported_global(self, qname: Optional[str]) -> Optional[Tuple[Root, ModuleGlobals]]:
         """The global that a qualified name (re-exports followed) denotes, where that is a name
         its module's top level assigns, with what that top level left in the module's globals; None

@@ -96,6 +96,39 @@ def exits_inside_loops(scope: nodes.NodeNG) -> bool:
     return False
 
 
+def evaluated_whenever_statement_runs(expr: nodes.NodeNG) -> bool:
+    """Whether every run of the statement that holds `expr` evaluates it, up to it: it lies in no
+    arm of a conditional expression, no operand of `and`/`or` past the first, no part of a
+    comprehension but its first source, no lambda."""
+    child, parent = expr, expr.parent
+    while parent is not None and not child.is_statement:
+        if isinstance(parent, nodes.IfExp) and child is not parent.test:
+            return False
+        if isinstance(parent, nodes.BoolOp) and child is not parent.values[0]:
+            return False
+        if isinstance(parent, (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)) and child is not parent.generators[0]:
+            return False
+        if isinstance(parent, nodes.Comprehension) and child is not parent.iter:
+            return False
+        if isinstance(parent, nodes.Lambda):
+            return False
+        child, parent = parent, parent.parent
+    return True
+
+
+def may_repeat(node: nodes.NodeNG) -> bool:
+    """Whether one run of its function (or module) may evaluate `node` more than once: it lies in
+    a loop's body or a comprehension's element or filters, of the same scope."""
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(child, (nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.Lambda, nodes.ClassDef, nodes.Module)):
+        if isinstance(parent, (nodes.For, nodes.AsyncFor)) and child in parent.body or isinstance(parent, nodes.While) and child is not parent.test:
+            return True
+        if isinstance(parent, (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)) and child is not parent.generators[0]:
+            return True
+        child, parent = parent, parent.parent
+    return False
+
+
 def assigned_name(call: nodes.Call) -> Optional[str]:
     """`x` in `x = Cls(...)`: the name a constructed object is known by in messages."""
     parent = call.parent

@@ -3106,3 +3106,114 @@ def test_a_model_sharded_under_a_flag_the_callee_cannot_name_is_sharded_where_it
     if not ddp_arm:
         prepare = prepare.replace("        if use_ddp:\n            return DDP(model)\n", "")
     assert _lint({"prepare.py": prepare, "ckpt.py": ckpt, "train.py": train}) == ([("ckpt.py", 12, "FSD301")] if reported else [])
+
+
+@pytest.mark.parametrize(
+    "grow, reported",
+    [
+        ("optimizers.append(AdamW(decay))\n        optimizers.append(AdamW(rest))", False),  # two entries: `len == 3` is false
+        ("for group in (decay, rest):\n            optimizers.append(AdamW(group))", True),  # a loop's appends: entries not counted
+        ("optimizers.append(AdamW(decay))\n        optimizers.append(AdamW(rest))\n        add_head_optimizer(optimizers)", True),  # a helper may append
+    ],
+)
+def test_a_list_appended_to_in_straight_line_code_is_known_entry_by_entry(grow, reported):
+    """Appends that every run passes once keep a list exact (its length known: a test of it is
+    decided); appends in a loop, or a helper the list is handed to, leave each appended value
+    one it may hold, any number of times. Either way a dict comprehension over its entries holds
+    what its value is of each (tinyworlds' `{f"optimizer_{i}": o.state_dict() for i, o in
+    enumerate(optimizers)}`)."""
+    optim = """
+    from torch.optim import AdamW
+
+    def add_head_optimizer(optimizers):
+        pass
+
+    def create_optimizers(model):
+        decay = [p for p in model.parameters() if p.ndim == 2]
+        rest = [p for p in model.parameters() if p.ndim != 2]
+        optimizers = []
+        GROW
+        return optimizers
+    """.replace("GROW", grow)
+    train = SHARD + """
+    import torch
+    from torch import nn
+    from optim import create_optimizers
+
+    def main():
+        model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8))
+        for layer in model:
+            fully_shard(layer)
+        fully_shard(model)
+        optimizers = create_optimizers(model)
+        if len(optimizers) == 3:
+            torch.save({f"optimizer_{i}": o.state_dict() for i, o in enumerate(optimizers)}, "optimizers.pt")
+        torch.save({f"optimizer_{i}": o.state_dict() for i, o in enumerate(optimizers)}, "all.pt")
+    """
+    expected = [("train.py", 14, "FSD301")] * reported + [("train.py", 15, "FSD301")]
+    assert _lint({"optim.py": optim, "train.py": train}) == expected
+
+
+def test_an_fsdp1_method_of_an_fsdp2_module_raises_and_ends_the_run():
+    """`model.summon_full_params()` of a module that `fully_shard` made an `FSDPModule` on every
+    run raises `AttributeError` (FSD203): the `with` body and what follows run on no run, so the
+    save under it is not reported. FSDP1's static `FSDP.summon_full_params(model)` returns
+    without gathering: the save after it writes shards (FSD301 as well)."""
+    export = """
+    import torch
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+
+    def export(model, path):
+        with model.summon_full_params(model, writeback=False):
+            state = {name: p.detach().cpu() for name, p in model.named_parameters()}
+        torch.save(state, path)
+    """
+    train = SHARD + """
+    from torch import nn
+    from export import export
+
+    def main():
+        model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8))
+        for layer in model:
+            fully_shard(layer)
+        fully_shard(model)
+        export(model, "full.pt")
+    """
+    assert _lint({"export.py": export, "train.py": train}) == [("export.py", 6, "FSD203")]
+    static = export.replace("model.summon_full_params(model,", "FSDP.summon_full_params(model,")
+    assert _lint({"export.py": static, "train.py": train}) == [("export.py", 6, "FSD203"), ("export.py", 8, "FSD301")]
+
+
+def test_a_class_picked_from_a_module_level_registry_is_constructed():
+    """A module-level dict whose values are classes of the tree, subscripted by a key known
+    only at run time, is its class (one value): the call constructs it, so its methods are
+    walked (`get_param_groups`, over the parameters `fully_shard` replaces later). A registry
+    that some code of its module changes (`register`) holds classes the walk does not know."""
+    models = """
+    from torch import nn
+
+    class GPT(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(dim, dim) for _ in range(2)])
+
+        def get_param_groups(self):
+            return [{"params": list(self.layers.parameters())}]
+
+    MODEL_REGISTRY = {"gpt": GPT}
+    """
+    train = SHARD + """
+    from torch.optim import AdamW
+    from models import MODEL_REGISTRY
+
+    def main(model_type):
+        model = MODEL_REGISTRY[model_type](8)
+        optimizer = AdamW(model.get_param_groups())
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        return model, optimizer
+    """
+    assert _lint({"models.py": models, "train.py": train}) == [("train.py", 8, "FSD202")]
+    registered = models + "\n    def register(name, cls):\n        MODEL_REGISTRY[name] = cls\n"
+    assert _lint({"models.py": registered, "train.py": train}) == []

@@ -1,0 +1,3 @@
+from gpt.models.olmo import Olmo
+
+MODEL_REGISTRY = {"olmo": Olmo}
