@@ -92,16 +92,11 @@ def literal_global(binding: nodes.AssignName) -> Optional[Value]:
     if binding in _LITERALS:
         return _LITERALS[binding]
     found: Optional[Value] = None
-    module = binding.scope()
-    value = assigned_literal(binding)
-    if isinstance(module, nodes.Module) and len(module.locals.get(binding.name, ())) == 1:
-        if isinstance(value, nodes.Const):
-            found = constant(value.value)
-        elif (
-            isinstance(value, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in value.elts)
-            and (isinstance(value, nodes.Tuple) or not _changed(module, binding.name))
-        ):
-            found = Container(tuple(constant(e.value) for e in value.elts), exact=True)
+    value = assigned_literal(binding)  # the literal first: most globals are none, and `_changed` scans the module
+    if isinstance(value, nodes.Const) and _bound_once(binding) is value:
+        found = constant(value.value)
+    elif isinstance(value, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in value.elts) and _bound_once(binding) is value:
+        found = Container(tuple(constant(e.value) for e in value.elts), exact=True)
     _LITERALS[binding] = found
     return found
 
@@ -138,7 +133,7 @@ def registry_entries(binding: nodes.AssignName) -> Optional[Tuple[Tuple[object, 
     if binding in _ENTRIES:
         return _ENTRIES[binding]
     found = None
-    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) else None
+    value = assigned_literal(binding)
     if (
         isinstance(value, nodes.Dict) and value.items
         and all(isinstance(key, nodes.Const) and isinstance(item, (nodes.Name, nodes.Attribute)) for key, item in value.items)
@@ -151,13 +146,13 @@ def registry_entries(binding: nodes.AssignName) -> Optional[Tuple[Tuple[object, 
 
 def _bound_once(binding: nodes.AssignName) -> Optional[nodes.NodeNG]:
     """The literal a global is bound to where its module binds it once and only there (no other
-    assignment, no `global` rebinding in a function, no `+=`), and, unless it is a tuple, no code
-    of the module changes it in place; None otherwise."""
+    assignment, no `global` rebinding in a function, no `+=`), and, unless it is a constant or a
+    tuple, no code of the module changes it in place; None otherwise."""
     module = binding.scope()
-    value = binding.parent.value if isinstance(binding.parent, nodes.Assign) and binding.parent.targets == [binding] else None
+    value = assigned_literal(binding)
     if value is None or not isinstance(module, nodes.Module) or len(module.locals.get(binding.name, ())) != 1:
         return None
-    return value if isinstance(value, nodes.Tuple) or not _changed(module, binding.name) else None
+    return value if isinstance(value, (nodes.Const, nodes.Tuple)) or not _changed(module, binding.name) else None
 
 
 def _changed(module: nodes.Module, name: str) -> bool:
