@@ -736,13 +736,18 @@ class Flow:
         return False
 
     def is_module(self, obj: Obj) -> bool:
-        """Whether something says `obj` is a module: it is, or holds, a module sharded on a run to
-        here (`fully_shard` takes modules; a module around it, or a path the caller matched only
+        """Whether something says `obj` is a module: its class is not a class of the tree with no
+        module among its bases (`class_values.is_setting_class`: a plain holder of modules is
+        none, whatever it holds), and it is, or holds, a module sharded on a run to here
+        (`fully_shard` takes modules; a module around it, or a path the caller matched only
         through a name given at run time, says nothing of what it is), the walk knows its class and it is no parameter's, or
         it is an attribute its owner's class files as a submodule (`ClassFacts.submodules`: `head`
         of a class that calls `self.head(x)`). An attribute read from a module with nothing known
         of it (`quantizer._amax`, `getattr(module, name)`) may as well be a buffer or a parameter: a tensor."""
         found = self.canonical(obj)
+        cls = self.class_name(found) or found.cls
+        if cls is not None and class_values.is_setting_class(self.project, cls):
+            return False
         point = self.point()
         if any(
             self.contains(found, e.target, must=True) and self.happens_before(Point(e.seq, e.path), point)
@@ -750,7 +755,6 @@ class Flow:
             for e in self.events
         ):
             return True
-        cls = self.class_name(found) or found.cls
         if cls is not None:
             return cls not in known_apis.PARAMETER_CLASSES
         if not found.attrs:
