@@ -137,9 +137,9 @@ class UnshardedRoot(Rule):
 
     def on_function_end(self, flow: Flow) -> None:
         for root, cls in sorted(flow.classes.items()):
-            if not flow.is_local(root):
-                continue
             whole = Obj(root)
+            if not flow.is_local(root) or not flow.is_module(whole):  # a plain holder of modules is no root to shard
+                continue
             events = [e for e in flow.events if flow.contains(whole, e.target)]
             owned = self._unsharded_owned(flow, whole, cls, events) if events else None
             if owned:

@@ -57,6 +57,9 @@ class MetaInitIncomplete(Rule):
     severity = "error"
     message = "`{target}` was built on the meta device and {state} before this {use}"
     help = "after fully_shard: `{target}.to_empty(device=...)`, then initialise (`init_weights()` / `reset_parameters()`) or load weights (`set_model_state_dict`)"
+    # the meta memory of a model is that of every module it holds: `self.inner` found short in the
+    # `forward` a call of the model runs is that call's mistake, reported once, in there
+    SUBJECT_HOLDS_PARTS = True
 
     VALID = [
         Valid(

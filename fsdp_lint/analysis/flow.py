@@ -743,13 +743,18 @@ class Flow:
         return False
 
     def is_module(self, obj: Obj) -> bool:
-        """Whether something says `obj` is a module: it is, or holds, a module sharded on a run to
-        here (`fully_shard` takes modules; a module around it, or a path the caller matched only
+        """Whether something says `obj` is a module: its class is not a class of the tree with no
+        module among its bases (`class_values.is_setting_class`: a plain holder of modules is
+        none, whatever it holds), and it is, or holds, a module sharded on a run to here
+        (`fully_shard` takes modules; a module around it, or a path the caller matched only
         through a name given at run time, says nothing of what it is), the walk knows its class and it is no parameter's, or
         it is an attribute its owner's class files as a submodule (`ClassFacts.submodules`: `head`
         of a class that calls `self.head(x)`). An attribute read from a module with nothing known
         of it (`quantizer._amax`, `getattr(module, name)`) may as well be a buffer or a parameter: a tensor."""
         found = self.canonical(obj)
+        cls = self.class_name(found) or found.cls
+        if cls is not None and class_values.is_setting_class(self.project, cls):
+            return False
         point = self.point()
         if any(
             self.contains(found, e.target, must=True) and self.happens_before(Point(e.seq, e.path), point)
@@ -757,7 +762,6 @@ class Flow:
             for e in self.events
         ):
             return True
-        cls = self.class_name(found) or found.cls
         if cls is not None:
             return cls not in known_apis.PARAMETER_CLASSES
         if not found.attrs:
@@ -1331,14 +1335,7 @@ class Flow:
         attribute of an object that the outcome fixes (`if not model.tie:`)."""
         own = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
         fixed = [paths.flag(subject.root, subject.attrs, value, tested) for subject, tested, value in self._through_getters(test_flags(test, taken, self._flag_subject))]
-        if own not in self._captured:  # what describes the outcome whole, for what a `return` here gives
-            whole = exact_flags(test, taken, self._described_subject)
-            if whole:
-                self._captured[own] = frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in whole)
-            else:
-                described = self.values.get(test)
-                if isinstance(described, Truth) and any(map(paths.choices, described.when_true + described.when_false)):
-                    self._chosen_outcomes[own] = described.when_true if taken else described.when_false
+        self._capture(own, test, taken)
         for described, tested, value in test_flags(test, taken, self._described):
             found = self._value_truth(described, tested)
             if found is not None:  # `if not tied:`, `if not loaded:`
@@ -1362,6 +1359,23 @@ class Flow:
         if fixed:
             self._implied[own] = frozenset(fixed)
         return frozenset([own, *fixed])
+
+    def _capture(self, own: paths.Literal, test: nodes.NodeNG, taken: bool) -> None:
+        """What describes a test's own outcome whole in outcomes about objects, for what a `return`
+        on its arm gives (`_object_path`): the flags it fixes, the runs that do not fix those of its
+        other arm (`a and b` not taken), or the conditions each of which takes it."""
+        if own in self._captured:
+            return
+        whole = exact_flags(test, taken, self._described_subject)
+        opposite = None if whole else exact_flags(test, not taken, self._described_subject)
+        if whole:
+            self._captured[own] = frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in whole)
+        elif opposite:
+            self._captured[own] = frozenset([paths.dead(frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in opposite))])
+        else:
+            described = self.values.get(test)
+            if isinstance(described, Truth) and any(map(paths.choices, described.when_true + described.when_false)):
+                self._chosen_outcomes[own] = described.when_true if taken else described.when_false
 
     def _disjunctions(self, test: nodes.NodeNG, taken: bool) -> Path:
         """What an arm of `and`/`or` that holds where one operand does (`a and b` not taken, `a or
@@ -1389,7 +1403,9 @@ class Flow:
 
     def _ways_to(self, test: nodes.NodeNG, taken: bool) -> truths.Alternatives:
         """Conjunctions each of which takes the `taken` arm of a test that is no `and`/`or`."""
-        ways: List[Path] = [frozenset([paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)])]
+        own = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
+        self._capture(own, test, taken)  # an operand's outcome in a dead literal of the arm (`_disjunctions`) reads as its flags too
+        ways: List[Path] = [frozenset([own])]
         flagged = exact_flags(test, taken, self._flag_subject)
         if flagged:
             ways.append(frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in self._through_getters(flagged)))
@@ -3749,7 +3765,7 @@ class Flow:
         rest = []
         for literal in sorted(run - kept, key=repr):
             described = self._captured.get(literal)
-            if described is not None and not any(self.is_local(flag[0][1]) for flag in described):
+            if described is not None and not any(map(self.is_local, paths.roots(described))):
                 kept |= described  # a test of a parameter (`if state is None: return`): the caller's object
             else:
                 rest.append(literal)

@@ -131,6 +131,19 @@ def about_objects(literal: Literal) -> bool:
     return kind in ("flag", "same")
 
 
+def roots(literals: Iterable[Literal]) -> Iterator[Root]:
+    """The roots of the objects that literals about objects (`about_objects`) name, those of a
+    dead literal's outcomes included."""
+    for atom, _ in literals:
+        if atom[0] == _DEAD:
+            yield from roots(atom[1])  # type: ignore[arg-type]
+        elif atom[0] == "flag":
+            yield atom[1]  # type: ignore[misc]
+        elif atom[0] == "same":
+            yield atom[1][0]  # type: ignore[index]
+            yield atom[2][0]  # type: ignore[index]
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def flag_literals(path: Path) -> Path:
     """The flag literals of a path (asked for every event a summary maps back and every pair of

@@ -7,7 +7,10 @@ the model the wrapper holds) and where the called code uses it (`self.model(x)` 
 there (each call that passed it on); the first is no second finding. So a finding at a call is
 left out where the walk that call made, or a walk below it, has a finding of the same rule about
 the same object: the subject of the call's finding, followed down through the objects each call
-hands over (`CallListener.on_callee`), is a name the inner finding knows its subject by. Where nothing below
+hands over (`CallListener.on_callee`), is a name the inner finding knows its subject by, or, for a
+rule whose finding is about all its subject holds (`Rule.SUBJECT_HOLDS_PARTS`: uninitialised memory
+of every parameter under it), that of an object its subject lies in (`self.inner` in the `forward`
+of the module the call runs: its memory is the module's). Where nothing below
 reports that object (the callee runs it in code the analysis cannot see, or not at all as far as
 it can), the call's finding stands, and a finding below about another object leaves it be.
 """
@@ -43,10 +46,11 @@ class CallTree:
         if names:
             self._found.setdefault(walk, []).append((code, frozenset(_name(o) for o in names)))
 
-    def explained(self, walk: WalkKey, node: nodes.NodeNG, code: str, names: Tuple[Obj, ...]) -> bool:
+    def explained(self, walk: WalkKey, node: nodes.NodeNG, code: str, names: Tuple[Obj, ...], parts: bool = False) -> bool:
         """Whether a finding of rule `code` at `node` in `walk`, about the object `names` name, is
         explained by one about that object in the code `node` calls: in the walk it made, or in
-        a walk below that one the object was handed on to."""
+        a walk below that one the object was handed on to. With `parts` (the rule's finding is
+        about all the object holds: `Rule.SUBJECT_HOLDS_PARTS`), one about a part of it does too."""
         wanted = frozenset(_name(o) for o in names)
         pending = [(callee, _handed_down(wanted, handed)) for call, callee, handed in self._calls.get(walk, ()) if call is node]
         seen: Set[Tuple[WalkKey, FrozenSet[Name]]] = set()
@@ -55,7 +59,7 @@ class CallTree:
             if not inner or (current, inner) in seen:
                 continue
             seen.add((current, inner))
-            if any(found == code and inner & subject for found, subject in self._found.get(current, ())):
+            if any(found == code and (_within(subject, inner) if parts else inner & subject) for found, subject in self._found.get(current, ())):
                 return True
             pending.extend((callee, _handed_down(inner, handed)) for _, callee, handed in self._calls.get(current, ()))
         return False
@@ -63,6 +67,15 @@ class CallTree:
 
 def _name(obj: Obj) -> Name:
     return obj.root, obj.attrs
+
+
+def _within(subject: FrozenSet[Name], names: FrozenSet[Name]) -> bool:
+    """Whether an inner finding's subject is one of `names` or lies in one (`self.inner`, run by
+    the `forward` of the module whose call a finding reports)."""
+    return any(
+        root == outer_root and attrs[: len(outer_attrs)] == outer_attrs
+        for root, attrs in subject for outer_root, outer_attrs in names
+    )
 
 
 def _handed_down(names: FrozenSet[Name], handed: Handed) -> FrozenSet[Name]:

@@ -125,6 +125,10 @@ class Rule(Contract, CallListener):
     # Names that make the byte scan keep a file for this rule even when nothing in it is sharded
     # (`fsdp_lint.engine.prefilter`): for rules that fire on a call itself, not on a sharded model.
     SCAN_NAMES: ClassVar[FrozenSet[str]] = frozenset()
+    # Whether a finding's `subject` stands for all the object holds (a state of every parameter
+    # under it), so that one about a part of it in the code a call runs is the same mistake
+    # (`fsdp_lint.engine.explained_findings`); else it is about the object alone (its own unit).
+    SUBJECT_HOLDS_PARTS: ClassVar[bool] = False
 
     @classmethod
     def may_fire_in(cls, file: ScreenedFile) -> bool:

@@ -503,7 +503,8 @@ class _RuleRunner:
     def found_by_file(self) -> List[Tuple[ParsedFile, List[Violation]]]:
         """The findings of each file, but those at a call that a finding in the code it calls
         explains (`explained_findings`): one mistake, one finding."""
-        explained = {id(v) for v, walk, node, names in self.made if names and self.calls.explained(walk, node, v.code, names)}
+        holding = frozenset(cls.code for cls in self.config.rule_classes if cls.SUBJECT_HOLDS_PARTS)
+        explained = {id(v) for v, walk, node, names in self.made if names and self.calls.explained(walk, node, v.code, names, v.code in holding)}
         by_path = {file.display: file for file in self.sources.values()}
         found = ((path, [v for v in violations if id(v) not in explained]) for path, violations in sorted(self.found.items()))
         return [(by_path[path], kept) for path, kept in found if kept]

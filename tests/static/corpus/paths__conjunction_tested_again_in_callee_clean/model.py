@@ -1,0 +1,25 @@
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim))
+
+    def forward(self, x):
+        return x + self.mlp(self.norm(x))
+
+
+class Forecaster(nn.Module):
+    def __init__(self, dim: int, n_layers: int):
+        super().__init__()
+        self.embed = nn.Linear(dim, dim)
+        self.blocks = nn.ModuleList([Block(dim) for _ in range(n_layers)])
+        self.head = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        x = self.embed(x)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x)
