@@ -22,7 +22,7 @@ from __future__ import annotations
 import builtins
 import weakref
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
+from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
 
 from astroid import nodes
 
@@ -3702,6 +3702,8 @@ class Flow:
         """A run of this walk as a callee's message words it."""
         own, others = [], []
         for literal in sorted(run, key=repr):
+            if self._said_by_flags(literal, run):
+                continue
             if literal[0][0] == "note":
                 others.append(paths.describe(literal))
                 continue
@@ -3716,6 +3718,13 @@ class Flow:
         if words:
             texts.append(f"{words} (in `{self._where()}`)")
         return " and ".join(texts)
+
+    def _said_by_flags(self, literal: paths.Literal, among: AbstractSet[paths.Literal]) -> bool:
+        """Whether a test's own outcome fixes flags that `among` holds, all of them: the message
+        words that test once, by its flags (`args.resume` false, not that and `if args.resume:`
+        not taken)."""
+        implied = self._implied.get(literal)
+        return bool(implied) and implied <= among
 
     def _where(self) -> str:
         """This walk's function as a message names it (`Trainer.__init__`)."""
@@ -3760,14 +3769,15 @@ class Flow:
 
     def _summary_short(self, run: Path) -> Path:
         """A short run as a summary hands it back: its flags about the caller's objects as they
-        are, a test's own outcome that they describe whole left out, the rest as one note."""
+        are, a test's own outcome that they describe whole, or whose flags they hold already,
+        left out (one test is worded once), the rest as one note."""
         kept = {literal for literal in run if literal[0][0] == "flag" and not self.is_local(literal[0][1]) or literal[0][0] == "note"}
         rest = []
         for literal in sorted(run - kept, key=repr):
             described = self._captured.get(literal)
             if described is not None and not any(map(self.is_local, paths.roots(described))):
                 kept |= described  # a test of a parameter (`if state is None: return`): the caller's object
-            else:
+            elif not self._said_by_flags(literal, kept):
                 rest.append(literal)
         words = paths.describe_run(rest)
         return frozenset(kept | {paths.note(f"{words} (in `{self._where()}`)")} if words else kept)

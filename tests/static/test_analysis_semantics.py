@@ -576,6 +576,37 @@ def test_to_empty_undoes_an_initialisation_only_on_the_runs_that_take_it():
     assert _lint({"train.py": reinitialised}) == []
 
 
+def test_a_test_of_an_attribute_is_worded_once_in_a_callees_finding():
+    """A run that skipped `if args.resume:` is described once, by the flag the test fixes (the
+    callee is handed `args`, so the flag is one it can name), and not again by the test's own
+    outcome as a note of the function (awsome-distributed-training's FSD105 read "when
+    `args.resume` is false and `args.resume` is false (in `main`)")."""
+    program = SHARD + """
+    import torch
+
+    from ckpt import load_checkpoint
+
+    def train_step(model, batch, args):
+        return model(batch)
+
+    def main(args, batch):
+        with torch.device("meta"):
+            model = Transformer()
+        fully_shard(model)
+        model.to_empty(device="cuda")
+        if args.resume:
+            model, step = load_checkpoint(model, args.resume)
+        return train_step(model, batch, args)
+    """
+    ckpt = (
+        "import torch\nfrom torch.distributed.checkpoint.state_dict import set_model_state_dict\n\n"
+        "def load_checkpoint(model, path):\n    set_model_state_dict(model, torch.load(path))\n    return model, 1\n"
+    )
+    found = lint_sources({"train.py": _source(program), "ckpt.py": ckpt}, LintOptions()).violations
+    assert [(v.path, v.line, v.code) for v in found] == [("train.py", 8, "FSD105")]
+    assert "but when `args.resume` is false, nothing initialised" in found[0].message
+
+
 def test_a_forward_of_a_wrapper_runs_the_meta_model_it_holds():
     """The forward of a module that holds a model on the meta device runs that model (as a
     forward of a module around a sharded one ends its lazy initialisation): a sampler that calls
