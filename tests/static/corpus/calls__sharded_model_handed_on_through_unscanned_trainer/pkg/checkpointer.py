@@ -1,0 +1,15 @@
+import torch
+import torch.distributed as dist
+import torch.distributed.checkpoint as dcp
+from torch.distributed.checkpoint.state_dict import get_model_state_dict
+
+
+class Checkpointer:
+    def __init__(self, sharded: bool):
+        self.sharded = sharded
+
+    def save(self, model, iteration):
+        if self.sharded:
+            dcp.save({"model": get_model_state_dict(model)}, checkpoint_id=f"ckpt_{iteration}")
+        elif dist.get_rank() == 0:
+            torch.save(model.state_dict(), f"model_{iteration}.pt")  # expect: FSD301
