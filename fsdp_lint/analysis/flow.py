@@ -3100,7 +3100,7 @@ class Flow:
             return Iterable(receiver.child(WILDCARD))
         if method == "items":
             return Iterable(Container((UNKNOWN, receiver.child(WILDCARD))))
-        if method in known_apis.SELF_RETURNING_METHODS and not self._not_a_module_method(receiver, args, keywords):
+        if method in known_apis.SELF_RETURNING_METHODS:
             return receiver
         if isinstance(target, Deferred):
             return self._defer(node, target.module, receiver, args, keywords)
@@ -3111,17 +3111,6 @@ class Flow:
             self.escaped.add(receiver.root)
             self._escape(args, keywords)
         return Fresh(None)
-
-    def _not_a_module_method(self, receiver: Obj, args: List[Value], keywords: Dict[Optional[str], Value]) -> bool:
-        """Whether a method named as a module's that returns the module (`train`, `to`) is,
-        here, the method of some other class: called on the result of a call into a module not
-        entered yet (its class unknown until then) and given an object that may hold shards,
-        which no such module method takes (`nn.Module.train(mode)`, `.to(device)`), as
-        `Trainer(cfg).train(model)` is; the deferred module then decides what it does."""
-        return self.deferred_module(receiver) is not None and any(
-            isinstance(option, Obj) and self.may_hold_shards(self.canonical(option))
-            for value in [*args, *keywords.values()] for option in options_of(value)
-        )
 
     def _state_dict_getter(self, node: nodes.Call, getter: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         full = self.full_state_dict(node)
@@ -3163,10 +3152,6 @@ class Flow:
             self.project.demand({module})  # unknown code may initialise it: what it does decides FSD105
         elif any(self._may_shard(option) for value in received for option in options_of(value)):
             self.project.demand({module})  # it may shard what it receives through the function it is given
-        elif any(self.may_hold_shards(self.canonical(obj)) for value in received for obj in related_objects(value)):
-            # it receives what this walk knows holds shards, where the project's record of what
-            # holds what does not show it (a module a constructor sharded into an attribute)
-            self.project.demand({module})
         self._escape(args, keywords)
         if receiver is not None:
             self.escaped.add(receiver.root)

@@ -869,9 +869,8 @@ class Project:
 
     def demand(self, modules: Iterable[str]) -> None:
         """Modules a walk needs entered: to decide a branch test that holds shards
-        (`fsdp_lint.analysis.deciding_modules`), to see what a call into one does with a
-        model on the meta device that nothing initialised yet (unknown code may initialise it),
-        or with an object the walk knows holds shards."""
+        (`fsdp_lint.analysis.deciding_modules`), or to see what a call into one does with a
+        model on the meta device that nothing initialised yet (unknown code may initialise it)."""
         self._deciding.update(modules)
 
     def origin(self, root: Root) -> Optional[str]:
