@@ -177,10 +177,11 @@ def grown(value: Value, added: Value, once: bool = False) -> Value:
 def given_away(value: Value) -> Value:
     """A list after a call whose code the caller does not see change it was given it (a
     function may append to the list it is passed): its items as they were, each one that may
-    stand for several or none."""
+    stand for several or none (`loosened`, for lists only). The value itself where it holds no
+    exact list."""
     if not any(isinstance(o, Container) and o.keys is None and o.exact for o in options_of(value)):
         return value
-    return mapped_options(value, lambda o: Container(o.items) if isinstance(o, Container) and o.keys is None and o.exact else o)
+    return mapped_options(value, lambda o: _loosened(o) if isinstance(o, Container) and o.keys is None else o)
 
 
 def loosened(value: Value) -> Value:

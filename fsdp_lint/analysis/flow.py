@@ -2401,10 +2401,7 @@ class Flow:
         torch's, which may append to them (`add_optimizers(optimizers, model)`): what the walk
         of a callee does to them is not brought back, so their items are no longer exact."""
         given = [arg.value if isinstance(arg, nodes.Starred) else arg for arg in list(node.args) + [kw.value for kw in node.keywords or []]]
-        names = [
-            arg.name for arg in given
-            if isinstance(arg, nodes.Name) and isinstance(self.env.get(arg.name), (Container, Either)) and self.env[arg.name] is not containers.given_away(self.env[arg.name])
-        ]
+        names = [arg.name for arg in given if isinstance(arg, nodes.Name) and isinstance(self.env.get(arg.name), (Container, Either))]
         if not names:
             return
         func = node.func
