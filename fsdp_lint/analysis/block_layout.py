@@ -25,6 +25,7 @@ from fsdp_lint.analysis.known_apis import (
     BLOCK_CONTAINERS, COMPOSITE_LAYERS, LEAF_MODULE_PREFIX, MODULE_CLASSES, PARAMETERISED_LEAVES, PRETRAINED_MODEL, REGISTERED_KINDS,
     is_parameter_call, written_children,
 )
+from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.analysis.values import Obj
 
@@ -73,7 +74,7 @@ def _holds(project: Project, qname: Optional[str], seen: Set[str], depth: int) -
 def _assigned_on_self(classes: List[nodes.ClassDef]) -> Iterator[nodes.NodeNG]:
     """The values the methods of `classes` assign to `self.<attr>`."""
     for klass in classes:
-        for assign in klass.nodes_of_class((nodes.Assign, nodes.AnnAssign)):
+        for assign in nodes_within(klass, (nodes.Assign, nodes.AnnAssign)):
             targets = assign.targets if isinstance(assign, nodes.Assign) else [assign.target]
             if assign.value is not None and any(_on_self(t) for t in targets):
                 yield assign.value
@@ -186,7 +187,7 @@ def _stored_on_self(project: Project, kind: str) -> Optional[List[nodes.NodeNG]]
             if base not in MODULE_CLASSES and not (base and isinstance(project.resolve_callable(base), nodes.ClassDef)):
                 return None
     for klass in classes:
-        for call in klass.nodes_of_class(nodes.Call):
+        for call in nodes_within(klass, nodes.Call):
             func = call.func
             if isinstance(func, nodes.Attribute) and REGISTERED_KINDS.get(func.attrname) == "submodule" or isinstance(func, nodes.Name) and func.name == "setattr":
                 return None

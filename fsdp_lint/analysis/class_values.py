@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, Optional, Tuple
 from astroid import nodes
 
 from fsdp_lint.analysis import known_apis
+from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.paths import name_chain
 from fsdp_lint.analysis.values import Constant
 
@@ -86,11 +87,11 @@ def attribute_or_constants(getter: nodes.FunctionDef) -> Optional[Tuple[Tuple[st
     gives that attribute of `self` or a constant (composer's `fsdp_state_dict_type`): where its
     value passes a test that none of the constants passes, the value is that attribute's, so the
     outcome is also one of the attribute (the same flag in a method that reads it directly)."""
-    if not getter.args.args or any(True for _ in getter.nodes_of_class((nodes.Yield, nodes.YieldFrom), skip_klass=nodes.FunctionDef)):
+    if not getter.args.args or any(True for _ in nodes_within(getter, (nodes.Yield, nodes.YieldFrom), nodes.FunctionDef)):
         return None
     own = getter.args.args[0].name
     chains, constants = set(), []
-    returns = [r for r in getter.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.Lambda)) if r.scope() is getter]
+    returns = [r for r in nodes_within(getter, nodes.Return, (nodes.FunctionDef, nodes.Lambda)) if r.scope() is getter]
     for ret in returns:
         if ret.value is None or isinstance(ret.value, nodes.Const):
             constants.append(None if ret.value is None else ret.value.value)

@@ -12,6 +12,8 @@ from typing import Callable, Optional, Tuple
 
 from astroid import nodes
 
+from fsdp_lint.analysis.node_listing import nodes_within
+
 Binding = Callable[[nodes.Name], Optional[nodes.NodeNG]]
 
 # by function, for as long as its tree lives: what a function reads depends on its syntax alone
@@ -37,7 +39,7 @@ def free_variables(func: nodes.FunctionDef, binding: Binding) -> Tuple[str, ...]
 
 def _free_variables(func: nodes.FunctionDef, binding: Binding) -> Tuple[str, ...]:
     found = set()
-    for name in func.nodes_of_class(nodes.Name):
+    for name in nodes_within(func, nodes.Name):
         bound = binding(name)
         if bound is None or isinstance(bound, (nodes.FunctionDef, nodes.ClassDef)):
             continue

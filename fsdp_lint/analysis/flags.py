@@ -16,6 +16,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple, TypeVa
 from astroid import nodes
 
 from fsdp_lint.analysis.context import AttrPath
+from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.paths import TRUTH, Test, name_chain, none_test
 
 Guard = Tuple[AttrPath, Test, bool]  # an attribute path from `self`, a test of it, and its outcome
@@ -126,7 +127,7 @@ class ClassFlags:
         method = node.scope()
         found = set(self._enclosing(node, method))
         if isinstance(method, nodes.FunctionDef) and method.name != "__init__":
-            sites = [call for other in self._methods for call in other.nodes_of_class(nodes.Call)
+            sites = [call for other in self._methods for call in nodes_within(other, nodes.Call)
                      if self_path(call.func) == (method.name,) and call.scope() is not method]
             if sites:
                 shared = set(self._enclosing(sites[0], sites[0].scope()))
@@ -156,7 +157,7 @@ def _set_once_in_init(classes: List[nodes.ClassDef]) -> Set[str]:
     sets and nothing else rebinds: flags, whose value is the same in every method."""
     where: Dict[str, List[nodes.NodeNG]] = {}
     for cls in classes:
-        for target in cls.nodes_of_class(nodes.AssignAttr):
+        for target in nodes_within(cls, nodes.AssignAttr):
             path = self_path(target)
             if path is not None and len(path) == 1:
                 where.setdefault(path[0], []).append(target.scope())
@@ -168,7 +169,7 @@ def _init_params_stored(init: nodes.FunctionDef) -> Dict[str, AttrPath]:
     `__init__`, a test of the parameter is a test of the flag."""
     params = {arg.name for arg in init.args.args or []} | {arg.name for arg in init.args.kwonlyargs or []}
     stored: Dict[str, AttrPath] = {}
-    for assign in init.nodes_of_class(nodes.Assign):
+    for assign in nodes_within(init, nodes.Assign):
         if isinstance(assign.value, nodes.Name) and assign.value.name in params:
             for target in assign.targets:
                 path = self_path(target)

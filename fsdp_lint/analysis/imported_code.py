@@ -18,6 +18,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.call_arguments import call_argument
 from fsdp_lint.analysis.names import FULLY_SHARD, relative_module
+from fsdp_lint.analysis.node_listing import nodes_within
 
 if TYPE_CHECKING:
     from fsdp_lint.analysis.project import Project
@@ -62,14 +63,14 @@ def collect(project: "Project", parsed: Iterable[nodes.Module], analysed: Iterab
     shard_names = tuple(name.encode() for name in {qname.rsplit(".", 1)[-1] for qname in FULLY_SHARD} | project.apis.scan_names)
     for module in list(parsed):  # loading adds to the project's modules
         if project.entered is None or module.name in project.entered:  # the classes of the objects the flows know
-            for cls in module.nodes_of_class(nodes.ClassDef):  # rules read their facts, from their bases too
+            for cls in nodes_within(module, nodes.ClassDef):  # rules read their facts, from their bases too
                 project.class_facts(cls.qname())
         script = is_script(module) and _spells(module, _SETUP_NAMES)
         shards = module.name in sharding and _spells(module, shard_names)
         if not (script or shards):
             continue
         uses_gpu = False
-        for call in module.nodes_of_class(nodes.Call):
+        for call in nodes_within(module, nodes.Call):
             qname = project.qualified_name(call.func)
             uses_gpu = uses_gpu or script and uses_selected_gpu(call, qname)
             if shards and _shards(project, qname):
@@ -130,7 +131,7 @@ def _imported_tree_modules(project: "Project", module: nodes.Module) -> Tuple[no
 
 def _imported_names(module: nodes.Module) -> Iterator[str]:
     """Dotted names a module imports (`import a.b`, `from a import b` gives `a` and `a.b`)."""
-    for node in module.nodes_of_class((nodes.Import, nodes.ImportFrom)):
+    for node in nodes_within(module, (nodes.Import, nodes.ImportFrom)):
         if isinstance(node, nodes.Import):
             yield from (name for name, _ in node.names)
         else:

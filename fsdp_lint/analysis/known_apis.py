@@ -7,6 +7,7 @@ from typing import Callable, Dict, List, Optional, Tuple, TypeVar
 from astroid import nodes
 
 from fsdp_lint.analysis.call_arguments import call_argument
+from fsdp_lint.analysis.node_listing import nodes_within
 
 V = TypeVar("V")
 
@@ -463,7 +464,7 @@ def selects_device(module: nodes.Module, count_mesh: bool = True) -> bool:
     `device_id=` (of `init_process_group`), `with torch.cuda.device(...)`, `CUDA_VISIBLE_DEVICES`,
     `init_device_mesh(...)` (which sets it from LOCAL_RANK when nothing touched CUDA before), or a
     framework object that does it (accelerate, Lightning)."""
-    for node in module.nodes_of_class((nodes.Call, nodes.Keyword, nodes.Const)):
+    for node in nodes_within(module, (nodes.Call, nodes.Keyword, nodes.Const)):
         if isinstance(node, nodes.Keyword) and node.arg == "device_id":
             return True
         if isinstance(node, nodes.Const) and node.value == "CUDA_VISIBLE_DEVICES":

@@ -20,6 +20,7 @@ from astroid import nodes
 from astroid.const import Context
 
 from fsdp_lint.analysis.context import ABOVE, AttrPath
+from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.values import WILDCARD, ClassRef, Container, Obj, Root, Value, constant, objects_in, options_of, path_covers
 
 GlobalPath = Tuple[Root, AttrPath]  # a global and a path inside it; `ABOVE`: a module around it
@@ -160,7 +161,7 @@ def _changed(module: nodes.Module, name: str) -> bool:
     called or read (`NAMES.append`), an item or slice of it assigned or deleted."""
     return any(
         read.name == name and (isinstance(read.parent, nodes.Attribute) or isinstance(read.parent, nodes.Subscript) and read.parent.ctx != Context.Load)
-        for read in module.nodes_of_class(nodes.Name)
+        for read in nodes_within(module, nodes.Name)
     )
 
 

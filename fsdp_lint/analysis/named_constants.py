@@ -19,6 +19,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis import class_values
 from fsdp_lint.analysis.module_globals import assigned_literal, literal_global
+from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.values import Constant, Value, constant
 
 if TYPE_CHECKING:
@@ -67,5 +68,5 @@ def _assigned_attributes(project: "Project") -> FrozenSet[str]:
 def _module_assigned(module: nodes.Module) -> FrozenSet[str]:
     found = _MODULE_ASSIGNED.get(module)
     if found is None:
-        found = _MODULE_ASSIGNED[module] = frozenset(node.attrname for node in module.nodes_of_class(nodes.AssignAttr))
+        found = _MODULE_ASSIGNED[module] = frozenset(node.attrname for node in nodes_within(module, nodes.AssignAttr))
     return found

@@ -17,6 +17,7 @@ from fsdp_lint.analysis.call_graph import unreached_cycles
 from fsdp_lint.analysis.flags import AttrPath, ClassFlags, Guard, self_path
 from fsdp_lint.analysis.imported_code import ImportedCode
 from fsdp_lint.analysis.flow import Flow, scope_key
+from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.syntax import exits_inside_loops, is_instance_method
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import FULLY_SHARD, binding_of, qualified_name, relative_module
@@ -434,7 +435,7 @@ class Project:
         """The sharding functions `func` itself calls (`may_shard`), and the functions of the tree it calls."""
         found: Set[str] = set()
         callees = []
-        for call in func.nodes_of_class(nodes.Call):
+        for call in nodes_within(func, nodes.Call):
             qname = self.qualified_name(call.func)
             if qname in FULLY_SHARD or self.apis.shards(qname):
                 found.add(qname)
@@ -460,7 +461,7 @@ class Project:
         if known is None:
             params = {arg.name for arg in func.args.arguments} if func.args.arguments else set()
             found = set()
-            for compare in func.nodes_of_class(nodes.Compare):
+            for compare in nodes_within(func, nodes.Compare):
                 tested = paths.none_test(compare)
                 if tested is not None and isinstance(tested[0], nodes.Name) and tested[0].name in params:
                     found.add(tested[0].name)
@@ -485,8 +486,8 @@ class Project:
         if known is not None:
             return known
         names: Set[str] = set()
-        tests = [node.test for node in func.nodes_of_class((nodes.If, nodes.While, nodes.IfExp))]
-        tests += list(func.nodes_of_class((nodes.Compare, nodes.BoolOp)))
+        tests = [node.test for node in nodes_within(func, (nodes.If, nodes.While, nodes.IfExp))]
+        tests += list(nodes_within(func, (nodes.Compare, nodes.BoolOp)))
         for test in tests:
             for node in [test, *test.nodes_of_class((nodes.Attribute, nodes.Name))]:
                 if isinstance(node, nodes.Attribute):
@@ -495,7 +496,7 @@ class Project:
                     names.add(node.name)
         callees: List[nodes.FunctionDef] = []
         module = func.root()
-        for node in func.nodes_of_class((nodes.Call, nodes.Attribute, nodes.Subscript)):
+        for node in nodes_within(func, (nodes.Call, nodes.Attribute, nodes.Subscript)):
             read = environment.read_name(node, self._environment_reader(node))
             if read is not None:
                 names.add(read)
@@ -521,7 +522,7 @@ class Project:
         if self._methods_named is None:
             self._methods_named = {}
             for module in self.modules.values():
-                for cls in module.nodes_of_class(nodes.ClassDef):
+                for cls in nodes_within(module, nodes.ClassDef):
                     for method in cls.mymethods():
                         self._methods_named.setdefault(method.name, []).append(method)
         return self._methods_named
@@ -535,7 +536,7 @@ class Project:
         read: Set[str] = set()
         callees = []
         cls = func.parent if isinstance(func.parent, nodes.ClassDef) else None
-        for node in func.nodes_of_class((nodes.Name, nodes.Call)):
+        for node in nodes_within(func, (nodes.Name, nodes.Call)):
             if isinstance(node, nodes.Name):
                 read.add(node.name)
                 continue
@@ -659,7 +660,7 @@ class Project:
             if id(method) in seen:
                 continue
             seen.add(id(method))
-            for call in method.nodes_of_class(nodes.Call):
+            for call in nodes_within(method, nodes.Call):
                 callee = call.func
                 if isinstance(callee, nodes.Attribute) and isinstance(callee.expr, nodes.Name) and callee.expr.name == "self":
                     dispatched = self.resolve_method(receiver, None, callee.attrname)
@@ -787,12 +788,12 @@ class Project:
         self._self_reads[key] = frozenset()  # recursion guard
         cls = func.parent
         names: Set[str] = set()
-        for node in func.nodes_of_class((nodes.Attribute, nodes.AssignAttr)):
+        for node in nodes_within(func, (nodes.Attribute, nodes.AssignAttr)):
             if isinstance(node.expr, nodes.Name) and node.expr.name == "self":
                 names.add(node.attrname)
         if isinstance(cls, nodes.ClassDef):
             receiver = Obj((scope_key(cls), "self", 0), cls=self.class_qname(cls))
-            for call in func.nodes_of_class(nodes.Call):
+            for call in nodes_within(func, nodes.Call):
                 callee = call.func
                 method: Union[nodes.FunctionDef, nodes.ClassDef, Deferred, None] = None
                 if isinstance(callee, nodes.Name) and callee.name == "self":
@@ -1017,7 +1018,7 @@ class Project:
             return cached
         self._called_names[key] = frozenset()  # recursion guard
         found: Set[str] = set()
-        for call in func.nodes_of_class(nodes.Call):
+        for call in nodes_within(func, nodes.Call):
             callee = call.func
             name = callee.attrname if isinstance(callee, nodes.Attribute) else getattr(callee, "name", None)
             if name:
@@ -1057,7 +1058,7 @@ class Project:
             classes = [cls] + self.tree_bases(cls)
             flags = ClassFlags(classes)
             for klass in classes:
-                for assign in klass.nodes_of_class(nodes.Assign):
+                for assign in nodes_within(klass, nodes.Assign):
                     for target in assign.targets:
                         path = self_path(target)
                         if path is None:
@@ -1308,7 +1309,7 @@ class Project:
         and those of the ones they assign that they call (`self.head(x)`): submodules."""
         from fsdp_lint.analysis.known_apis import registered_attribute
 
-        for call in klass.nodes_of_class(nodes.Call):
+        for call in nodes_within(klass, nodes.Call):
             if not (isinstance(call.func, nodes.Attribute) and isinstance(call.func.expr, nodes.Name) and call.func.expr.name == "self"):
                 continue
             registered = registered_attribute(call)

@@ -12,6 +12,7 @@ from typing import FrozenSet, List, Optional, Union
 from astroid import nodes
 
 from fsdp_lint.analysis import paths
+from fsdp_lint.analysis.node_listing import nodes_within
 
 # Statements and expressions that may run a part of themselves no time or stop in it, and the
 # parts that always run.
@@ -87,7 +88,7 @@ def breaks(loop: Union[nodes.For, nodes.AsyncFor]) -> bool:
 
 def exits_inside_loops(scope: nodes.NodeNG) -> bool:
     """Whether a `return` of `scope` (not of a function inside it) lies in a loop or a `try`."""
-    for node in scope.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+    for node in nodes_within(scope, nodes.Return, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
         parent = node.parent
         while parent is not None and parent is not scope:
             if isinstance(parent, (nodes.For, nodes.AsyncFor, nodes.While, *TRY_NODES)):
@@ -194,7 +195,7 @@ def attribute_tested(func: nodes.FunctionDef) -> FrozenSet[str]:
     expression of its own, not of a nested function): `args.fsdp`, `getattr(args, "fsdp",
     False)`, `hasattr(args, "fsdp")`."""
     found = set()
-    for statement in func.nodes_of_class((nodes.If, nodes.While, nodes.IfExp)):
+    for statement in nodes_within(func, (nodes.If, nodes.While, nodes.IfExp)):
         if statement.scope() is not func:
             continue
         for node in statement.test.nodes_of_class((nodes.Attribute, nodes.Call)):

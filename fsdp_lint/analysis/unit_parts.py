@@ -26,6 +26,7 @@ from fsdp_lint.analysis.context import ShardEvent
 from fsdp_lint.analysis.known_apis import REGISTER_FORWARD_METHOD, RESHARD_AFTER_FORWARD
 from fsdp_lint.analysis.flags import self_path
 from fsdp_lint.analysis.flow import Flow
+from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.paths import name_chain
 from fsdp_lint.analysis.project import Project
 from fsdp_lint.analysis.values import Obj, path_covers
@@ -147,7 +148,7 @@ def _registered_forward_methods(project: Project) -> FrozenSet[str]:
     if REGISTER_FORWARD_METHOD not in memo:
         names = set()
         for module in project.modules.values():
-            for call in module.nodes_of_class(nodes.Call):
+            for call in nodes_within(module, nodes.Call):
                 chain = name_chain(call.func)
                 if chain and chain[-1] == REGISTER_FORWARD_METHOD and len(call.args) > 1 and isinstance(call.args[1], nodes.Const):
                     names.add(call.args[1].value)
@@ -158,7 +159,7 @@ def _registered_forward_methods(project: Project) -> FrozenSet[str]:
 def _self_uses(method: nodes.FunctionDef) -> Iterator[Tuple[str, nodes.Attribute]]:
     """`(a, node)` for every `self.a` a method reads as a value (`self.a.shape`, an attribute of
     it, is not a read of `a` as a value)."""
-    for node in method.nodes_of_class(nodes.Attribute):
+    for node in nodes_within(method, nodes.Attribute):
         if isinstance(node.parent, nodes.Attribute) and node.parent.expr is node:
             continue
         path = self_path(node)
