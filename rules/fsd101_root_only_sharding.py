@@ -231,6 +231,6 @@ class RootOnlySharding(Rule):
                 any(flow.contains(target, e.target, strict=True) for e in flow.events) or part_of_larger_plan(flow, target)
             ):
                 continue
-            name = target.display if isinstance(target, Obj) else node.args[0].as_string()
+            name = flow.shown(target) if isinstance(target, Obj) else node.args[0].as_string()
             self.report(node, self.message.format(target=name), help=self.help.format(target=name))
         self._roots = []

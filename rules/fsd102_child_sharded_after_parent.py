@@ -122,7 +122,7 @@ class ChildShardedAfterParent(Rule):
         for child, runs in flow.objects_on_runs(node.args[0]):
             parent = _earlier_ancestor(flow, child, flow.point(runs))
             if parent is not None:
-                fields = {"child": child.display, "parent": parent[0].display, "line": parent[1]}
+                fields = {"child": flow.shown(child), "parent": flow.shown(parent[0]), "line": parent[1]}
                 self.report(node, self.message.format(**fields), help=self.help.format(**fields))
                 return
 

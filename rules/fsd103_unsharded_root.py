@@ -143,7 +143,7 @@ class UnshardedRoot(Rule):
             events = [e for e in flow.events if flow.contains(whole, e.target)]
             owned = self._unsharded_owned(flow, whole, cls, events) if events else None
             if owned:
-                target = whole.display
+                target = flow.shown(whole)
                 fields = {"target": target, "owned": ", ".join(f"`{target}.{a}`" for a in owned)}
                 self.report(events[-1].node, self.message.format(**fields), help=self.help.format(**fields))
 

@@ -168,8 +168,8 @@ class SharedParamAcrossUnits(Rule):
                 continue
             reported.add(id(later.node))
             fields = {
-                "a": Obj(root, a).display, "b": Obj(root, b).display,
-                "a_module": Obj(root, a[:-1]).display, "b_module": Obj(root, b[:-1]).display,
+                "a": flow.shown(Obj(root, a)), "b": flow.shown(Obj(root, b)),
+                "a_module": flow.shown(Obj(root, a[:-1])), "b_module": flow.shown(Obj(root, b[:-1])),
                 "a_line": unit_a.node.lineno, "b_line": unit_b.node.lineno,
             }
             self.report(later.node, self.message.format(**fields), help=self.help.format(**fields))

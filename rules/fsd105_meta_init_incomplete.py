@@ -211,7 +211,7 @@ class MetaInitIncomplete(Rule):
         if not (flow.may_be_sharded(model) or flow.has_sharded_descendant_here(model)):
             return
         self._reported.add(model)
-        target = model.display
+        target = flow.shown(model)
         state_text = _state(state, describe_run(run))
         self.report(node, self.message.format(target=target, state=state_text, use=use), help=self.help.format(target=target), subject=model)
 

@@ -153,7 +153,7 @@ class MixedPrecisionPolicyMistake(Rule):
                 if not target.attrs and unit.param_dtype is None and low:
                     self.report(
                         unit.node,
-                        f"the root `{target.display}` is sharded without the `mp_policy` its blocks got (line {low[0].node.lineno}): "
+                        f"the root `{flow.shown(target)}` is sharded without the `mp_policy` its blocks got (line {low[0].node.lineno}): "
                         f"its own parameters (embeddings, head) compute in fp32",
                         help="pass the same `mp_policy=` to the root's fully_shard call",
                     )

@@ -414,13 +414,13 @@ class ForwardBypass(Rule):
         if flow.explicitly_unsharded(method.owner):
             self._after_unshard.append((node, method.owner))
             return
-        self._report_bypass(node, method.owner)
+        self._report_bypass(node, method.owner, flow)
 
     def _check_unit_parts(self, node: nodes.Call, flow: Flow) -> None:
         outside = runs_unit_outside_forward(flow, node)
         if outside is None:
             return
-        unit = node.func.expr.as_string() if isinstance(node.func, nodes.Attribute) else outside.unit.display
+        unit = node.func.expr.as_string() if isinstance(node.func, nodes.Attribute) else flow.shown(outside.unit)
         if outside.method:
             message = f"`{unit}.{outside.part}(...)` runs the layers of the sharded unit `{unit}` outside its forward"
             help = f"call `{unit}(...)`, or register the method: `register_fsdp_forward_method({unit}, \"{outside.part}\")`"
@@ -431,11 +431,11 @@ class ForwardBypass(Rule):
 
     def on_function_end(self, flow: Flow) -> None:
         for node, owner in self._after_unshard:
-            self._report_bypass(node, owner)
+            self._report_bypass(node, owner, flow)
         self._after_unshard = []
 
-    def _report_bypass(self, node: nodes.Call, owner: Obj) -> None:
-        target = owner.display
+    def _report_bypass(self, node: nodes.Call, owner: Obj, flow: Flow) -> None:
+        target = flow.shown(owner)
         fix = None
         if isinstance(node.func, nodes.Attribute) and node.func.attrname == "forward":
             receiver = node.func.expr

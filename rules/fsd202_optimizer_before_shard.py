@@ -253,7 +253,7 @@ class OptimizerBeforeShard(Rule):
                     line = event.node.lineno
                     replaced = f"line {line} replaces them with new parameters" if event in flow.replacements else f"`fully_shard` (line {line}) replaces them"
                     at = f" collected at line {collected.lineno}," if collected is not None else ""
-                    fields = {"cls": optimizer.cls_name, "owner": owner.display, "collected": at, "replaced": replaced}
+                    fields = {"cls": optimizer.cls_name, "owner": flow.shown(owner), "collected": at, "replaced": replaced}
                     self.report(optimizer.node, self.message.format(**fields))
                     break
 

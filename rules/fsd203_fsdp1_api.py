@@ -290,14 +290,14 @@ def _fsdp1_call(node: nodes.Call, flow: Flow) -> Optional[Tuple[str, str, str]]:
         argument = call_argument(node, static.module_position, static.module_keyword)
         module = flow.sharded_object(argument, holding=True) if argument is not None else None
         if module is not None:
-            return f"`FullyShardedDataParallel.{method}`", module.display, static.replacement
+            return f"`FullyShardedDataParallel.{method}`", flow.shown(module), static.replacement
         return None
     receiver = flow.sharded_object(func.expr) if func.attrname in INSTANCE_ATTRIBUTES else None
     if receiver is not None:
-        return f"`.{func.attrname}()`", receiver.display, INSTANCE_ATTRIBUTES[func.attrname]
+        return f"`.{func.attrname}()`", flow.shown(receiver), INSTANCE_ATTRIBUTES[func.attrname]
     handle = func.expr
     if isinstance(handle, nodes.Attribute) and handle.attrname == "_handle":
         module = flow.sharded_object(handle.expr)
         if module is not None:
-            return "`._handle` (the FSDP1 flat-parameter handle)", module.display, "use `model.unshard()` / `model.reshard()` on the fully_shard module"
+            return "`._handle` (the FSDP1 flat-parameter handle)", flow.shown(module), "use `model.unshard()` / `model.reshard()` on the fully_shard module"
     return None

@@ -176,7 +176,7 @@ class ParamsMutatedAfterShard(Rule):
         if isinstance(func, nodes.Name) and func.name == "setattr" and len(node.args) == 3:
             owner = flow.sharded_object(node.args[0], must=True)
             if _is_parameter(node.args[2], flow) and owner is not None and not flow.reregistered_after(owner, flow.point()):
-                self._report(node, "a new `nn.Parameter` set with `setattr`", owner)
+                self._report(flow, node, "a new `nn.Parameter` set with `setattr`", owner)
             return
         if not isinstance(func, nodes.Attribute) or not (func.attrname in CASTING_METHODS or func.attrname in ("to", "register_parameter")):
             return  # (asked of every call: the receiver's sharding only for the methods reported)
@@ -188,27 +188,27 @@ class ParamsMutatedAfterShard(Rule):
                              and flow.casts_in_place(node, o)), None)
             # until the first forward, FSDP's lazy initialisation adopts the cast parameters
             if receiver is not None and flow.ran_forward(receiver) is not None:
-                self._report(node, cast, receiver, " and a forward", named=func.expr)
+                self._report(flow, node, cast, receiver, " and a forward", named=func.expr)
         elif func.attrname == "register_parameter" and len(node.args) == 2 and _is_parameter(node.args[1], flow):
             receiver = flow.sharded_object(func.expr, must=True)
             if receiver is not None and not flow.reregistered_after(receiver, flow.point()):
-                self._report(node, "`register_parameter`", receiver)
+                self._report(flow, node, "`register_parameter`", receiver)
 
     def on_function_end(self, flow: Flow) -> None:
         for assignment in flow.attr_assignments:
             owner = assignment.owner
             if assignment.attr == "data" and isinstance(owner, Params):
                 if flow.sharded_here(owner.owner, before=Point(assignment.seq, assignment.path), must=True) is not None:
-                    self._report(assignment.node, "`param.data = ...`", owner.owner)
+                    self._report(flow, assignment.node, "`param.data = ...`", owner.owner)
             elif isinstance(owner, Obj) and _is_parameter(assignment.value_node, flow):
                 at = Point(assignment.seq, assignment.path)
                 if flow.sharded_here(owner, before=at, must=True) is not None and not flow.reregistered_after(owner, at):
-                    self._report(assignment.node, f"assigning a new `nn.Parameter` to `.{assignment.attr}`", owner)
+                    self._report(flow, assignment.node, f"assigning a new `nn.Parameter` to `.{assignment.attr}`", owner)
 
-    def _report(self, node: nodes.NodeNG, what: str, target: Obj, when: str = "", named: Optional[nodes.NodeNG] = None) -> None:
+    def _report(self, flow: Flow, node: nodes.NodeNG, what: str, target: Obj, when: str = "", named: Optional[nodes.NodeNG] = None) -> None:
         """`named`: the receiver as the code names it, where that says more than the object's
         name (a component stored by `setattr` is named by the call that made it)."""
-        name = named.as_string() if isinstance(named, (nodes.Name, nodes.Attribute)) else target.display
+        name = named.as_string() if isinstance(named, (nodes.Name, nodes.Attribute)) else flow.shown(target)
         self.report(node, self.message.format(what=what, when=when, target=name), subject=target)
 
 

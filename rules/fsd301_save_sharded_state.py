@@ -174,7 +174,7 @@ def _per_rank_file(node: nodes.Call) -> bool:
 def _sharded_description(state: StateDict, flow: Flow, runs: Path) -> Optional[str]:
     owner = state.owner
     if isinstance(owner, Obj) and flow.may_hold_shards(owner, runs=runs):
-        return f"copies of `{owner.display}`'s parameters" if state.copies else f"`{owner.display}`'s state dict"
+        return f"copies of `{flow.shown(owner)}`'s parameters" if state.copies else f"`{flow.shown(owner)}`'s state dict"
     if isinstance(owner, Optimizer) and any(flow.may_hold_shards(o, runs=runs | held) for o, held in owner.held()):  # each on the runs it holds that one
-        return f"the state dict of an optimizer over `{owner.over[0].display}`"
+        return f"the state dict of an optimizer over `{flow.shown(owner.over[0])}`"
     return None

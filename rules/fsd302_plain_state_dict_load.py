@@ -140,7 +140,7 @@ class PlainStateDictLoad(Rule):
         loader = _plain_source(node.args[0], flow, 0)
         if loader is None or _distributes(flow):
             return
-        self.report(node, self.message.format(target=target.display, loader=loader), subject=target)
+        self.report(node, self.message.format(target=flow.shown(target), loader=loader), subject=target)
 
 
 def _plain_source(expr: nodes.NodeNG, flow: Flow, depth: int) -> Optional[str]:

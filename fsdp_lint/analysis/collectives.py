@@ -69,10 +69,10 @@ def collective(node: nodes.Call, flow: "Flow") -> Optional[str]:
     if qname in CLIP_GRAD_NORM and node.args:
         params = flow.value(node.args[0])
         if isinstance(params, Params) and flow.may_hold_shards(params.owner):
-            return f"`clip_grad_norm_` over the DTensor gradients of `{params.owner.display}`"
+            return f"`clip_grad_norm_` over the DTensor gradients of `{flow.shown(params.owner)}`"
     called = [o for o in options_of(flow.value(func)) if isinstance(o, Obj)]
     if called and all(flow.is_fsdp_module(o, node) is True for o in called):
         # FSDP2's pre-forward hook all-gathers the unit's parameters (checked on torch 2.13, 2 gloo
         # ranks: `if rank == 0: model(x)` of a `fully_shard`-ed module hangs the next collective)
-        return f"the forward of the sharded `{called[0].display}`"
+        return f"the forward of the sharded `{flow.shown(called[0])}`"
     return None

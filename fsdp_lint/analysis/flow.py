@@ -605,6 +605,21 @@ class Flow:
     def is_local(self, root: Root) -> bool:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
 
+    def shown(self, obj: Obj) -> str:
+        """`obj` as the code of this walk names it, for a message: an object a helper built as `m`
+        and returned, bound here to `actor`, is `actor` (by the variable holding it, or holding
+        what it is part of, or by the attribute it is stored in: `self.model`); an object no
+        variable of this walk holds keeps the name it got where it was made (`Obj.display`)."""
+        for name in self.names_of(obj):
+            held = max(
+                ((variable, value) for variable, value in self.env.items()
+                 if isinstance(value, Obj) and value.root == name.root and value.attrs == name.attrs[: len(value.attrs)]),
+                key=lambda item: len(item[1].attrs), default=None,
+            )
+            if held is not None:
+                return Obj((self.key, held[0], 0), name.attrs[len(held[1].attrs):]).display
+        return obj.display
+
     def _held_by_caller(self, root: Root) -> bool:
         """Whether a caller holds the object of `root` once the call returned: a parameter's, a
         global's, the caller's own (a root of no scope of this walk, `<call ...>` results aside)."""

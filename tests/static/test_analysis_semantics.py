@@ -695,7 +695,7 @@ def test_a_call_s_finding_is_left_out_only_for_the_object_found_below():
     with_ema["train.py"] = with_ema["train.py"].replace("fully_shard(wrapper.model)", "fully_shard(wrapper.model)\n            fully_shard(wrapper.ema)")
     found = lint_sources({path: _source(text) for path, text in with_ema.items()}, LintOptions()).violations
     assert sorted((v.path, v.line, v.code) for v in found) == [("steps.py", 2, "FSD105"), ("train.py", 10, "FSD105")]
-    assert "`self.ema` was built on the meta device" in next(v.message for v in found if v.path == "train.py")
+    assert "`wrapper.ema` was built on the meta device" in next(v.message for v in found if v.path == "train.py")
 
 
 def test_a_call_and_its_callee_bypassing_two_units_are_two_findings():
@@ -3248,3 +3248,49 @@ def test_a_class_picked_from_a_module_level_registry_is_constructed():
     assert _lint({"models.py": models, "train.py": train}) == [("train.py", 8, "FSD202")]
     registered = models + "\n    def register(name, cls):\n        MODEL_REGISTRY[name] = cls\n"
     assert _lint({"models.py": registered, "train.py": train}) == []
+
+
+def test_a_finding_names_the_object_as_the_code_at_its_line_does():
+    """A model a helper of another module built as `m` and returned is `actor` where the caller
+    builds the optimizer over it, and `self.model` in a method that saves it from `self`: the
+    message speaks the reader's names, not the helper's."""
+    files = {
+        "models.py": """
+        import torch
+
+        def build_model(dim):
+            m = torch.nn.Sequential(torch.nn.Linear(dim, dim), torch.nn.Linear(dim, dim))
+            return m
+        """,
+        "train.py": SHARD + """
+        import torch
+        from models import build_model
+
+        def main():
+            actor = build_model(16)
+            opt = torch.optim.AdamW(actor.parameters(), lr=1e-4)
+            for layer in actor:
+                fully_shard(layer)
+            fully_shard(actor)
+            return opt
+
+        class Trainer:
+            def __init__(self):
+                self.model = build_model(16)
+                for layer in self.model:
+                    fully_shard(layer)
+                fully_shard(self.model)
+
+            def save(self, path):
+                torch.save(self.model.state_dict(), path)
+
+        if __name__ == "__main__":
+            main()
+            Trainer().save("model.pt")
+        """,
+    }
+    found = lint_sources({path: _source(text) for path, text in files.items()}, LintOptions()).violations
+    messages = {v.code: v.message for v in found}
+    assert sorted(messages) == ["FSD202", "FSD301"]
+    assert "over `actor`'s parameters" in messages["FSD202"]
+    assert "`self.model`'s state dict" in messages["FSD301"]
