@@ -18,6 +18,7 @@ from astroid.manager import AstroidManager
 from astroid.raw_building import InspectBuilder
 from astroid.rebuilder import TreeRebuilder
 
+from fsdp_lint.analysis.node_listing import listed
 from fsdp_lint.analysis.project import defined_in, scopes_of
 from fsdp_lint.engine import newer_syntax
 from fsdp_lint.engine.files import unanalysable
@@ -56,12 +57,13 @@ class _OwnTextBuilder(AstroidBuilder):
                 syntax = _parse_string(text, type_comments=True, modname=modname)
             except (TypeError, ValueError, SyntaxError, MemoryError) as exc:
                 raise AstroidSyntaxError("Parsing Python code failed:\n{error}", source=text, modname=modname, path=path, error=exc) from exc
-            _share_positions(syntax)
         package = modname.endswith(".__init__") or os.path.splitext(os.path.basename(path))[0] == "__init__"
         builder = _Rebuilder(self._manager)  # without the text: no header positions
         module = builder.visit_module(syntax, modname[:-9] if modname.endswith(".__init__") else modname, os.path.abspath(path), package)
         module.file_bytes = text.encode("utf-8")
-        return self._post_build(module, builder, "utf-8")
+        module = self._post_build(module, builder, "utf-8")
+        _share_positions(module)
+        return module
 
     def _post_build(self, module: nodes.Module, builder: TreeRebuilder, encoding: str) -> nodes.Module:
         module.file_encoding = encoding
@@ -80,34 +82,25 @@ class _OwnTextBuilder(AstroidBuilder):
         return module
 
 
-# Each line and column number above 256 (CPython's small integers) that the parser returns is an
-# object of its own, and astroid's nodes keep the parser's: two or four a node, 28 bytes each,
-# the largest part of what a run's syntax trees hold after their nodes and lists (Automodel: about
-# half a million). The trees share one object for each number instead.
+# Each line number above 256 (CPython's small integers) that the parser returns is an object of
+# its own, and astroid's nodes keep the parser's: two a node, 28 bytes each, the largest part of
+# what a run's syntax trees hold after their nodes and lists (Automodel: about half a million).
+# The trees share one object for each number instead (columns rarely pass 256).
 _POSITIONS: Dict[int, int] = {}
 
 
-def _share_positions(syntax: ast.Module) -> None:
-    """Give `syntax`'s nodes the shared object of each of their line numbers (columns rarely pass
-    256). Only a tree parsed here: one handed over by the caller (flake8's) is left as it is."""
+def _share_positions(module: nodes.Module) -> None:
+    """Give `module`'s nodes the shared object of each of their line numbers, going through the
+    analysis' listing of its nodes (`node_listing.listed`), which it makes anyway: a flat loop,
+    where a walk of the parser's tree cost a twentieth of a cold run (torchtitan)."""
     shared = _POSITIONS.setdefault
-    AST = ast.AST
-    pending: List[ast.AST] = [syntax]
-    while pending:
-        node = pending.pop()
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                pending.extend(item for item in value if isinstance(item, AST))
-            elif isinstance(value, AST):
-                pending.append(value)
-        if "lineno" in node._attributes:
-            line = node.lineno
-            if line > 256:
-                node.lineno = shared(line, line)
-            end = node.end_lineno
-            if end is not None and end > 256:
-                node.end_lineno = shared(end, end)
+    for node in listed(module):
+        line = node.lineno
+        if line is not None and line > 256:
+            node.lineno = shared(line, line)
+        end = node.end_lineno
+        if end is not None and end > 256:
+            node.end_lineno = shared(end, end)
 
 
 class _Rebuilder(TreeRebuilder):
