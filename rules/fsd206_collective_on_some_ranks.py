@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from typing import Tuple
 
+from astroid import nodes
+
 from fsdp_lint.analysis.collectives import COLLECTIVE_FUNCTIONS, Collective
 from fsdp_lint.analysis.conditions import may_call_under_rank_test
 from fsdp_lint.analysis.flow import Flow
@@ -163,8 +165,8 @@ def _described(issued: Collective) -> str:
     """The collective, and the function that issues it when this call runs one that does."""
     if issued.at is issued.node:
         return issued.what
-    scope = issued.at.scope()
-    where = f"`{scope.name}()`" if scope.name else "a module's top level"
+    frame = issued.at.frame()  # a comprehension's call: the function the comprehension is in
+    where = "a module's top level" if isinstance(frame, nodes.Module) else "a lambda" if isinstance(frame, nodes.Lambda) else f"`{frame.name}()`"
     return f"{issued.what} (in {where}, which this call runs)"
 
 
