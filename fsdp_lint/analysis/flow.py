@@ -1748,15 +1748,22 @@ class Flow:
         return paths.flag_value(path, flag.root, flag.attrs, test)
 
     def _block(self, statements: List[nodes.NodeNG]) -> bool:
-        """Walk statements in order; False where one of them never falls through because this
-        walk decides its test (`if isinstance(model, FSDPModule): return model` with the model
-        sharded): the rest is not walked, no run reaches it."""
+        """Walk statements in order; False where one of them never falls through: an `if` whose
+        test this walk decides (`if isinstance(model, FSDPModule): return model` with the model
+        sharded), a `return` or `raise` before the block's end, a call that never returns
+        (`sys.exit()`) or raises on every run: the rest is not walked, no run reaches it."""
         if self._raising:
             return False  # a statement's header raised (`if model.no_sync():`): no run enters its blocks
         guards = 0
         through = True
-        for statement in statements:
+        for index, statement in enumerate(statements):
             if not self._statement(statement) or self._raised():
+                through = False
+                break
+            if isinstance(statement, (nodes.Return, nodes.Raise)) and index < len(statements) - 1:
+                # what follows a `return` in its block is dead code: no run on this path gets
+                # past it (as `_arm` notes an arm that ends with one)
+                self._left.append(self.path)
                 through = False
                 break
             if isinstance(statement, nodes.If) and syntax.leaves(statement.body) and not statement.orelse:
@@ -2514,6 +2521,9 @@ class Flow:
             ran = self._module_forward(node, func_value, modules, args, keywords)
             if ran is not None:
                 return ran
+        if known_apis.never_returns(qname, func, isinstance(func, nodes.Name) and self.project.binding(func) is None):
+            # `sys.exit()`, `os._exit(0)`: as after a `raise`, the rest of the block runs on no run
+            self._raising = self._raising or syntax.evaluated_whenever_statement_runs(node)
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
         if known_apis.dcp_function(qname) in ("load", "load_state_dict"):  # loads in place into the tensors it is given

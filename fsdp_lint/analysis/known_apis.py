@@ -376,6 +376,18 @@ def never_empty(iterated: nodes.NodeNG) -> bool:
     return isinstance(iterated, nodes.Call) and isinstance(iterated.func, nodes.Attribute) and iterated.func.attrname in _NEVER_EMPTY_METHODS
 
 
+# Calls that never return: `sys.exit` and the `exit`/`quit` builtins raise `SystemExit`, `os._exit`
+# and `os.abort` end the process. What follows one in its block runs on no run.
+_PROCESS_EXITS = frozenset({"sys.exit", "os._exit", "os.abort"})
+_EXIT_BUILTINS = frozenset({"exit", "quit"})
+
+
+def never_returns(qname: Optional[str], func: nodes.NodeNG, builtin: bool) -> bool:
+    """Whether calling `func` (named `qname`, where it resolves) leaves the program; `builtin`:
+    the name `func` reads binds to nothing of the module (so `exit` is the builtin)."""
+    return qname in _PROCESS_EXITS or builtin and isinstance(func, nodes.Name) and func.name in _EXIT_BUILTINS
+
+
 # `register_fsdp_forward_method(module, "name")` makes `module.name(...)` run FSDP2's pre- and
 # post-forward hooks, as `module(...)` does (torch 2.13, 2 gloo ranks: a registered method of a
 # unit runs its layers with the right gradients; unregistered it fails on the sharded DTensors).
