@@ -81,6 +81,11 @@ def _names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Callable[[s
             scripts.setdefault(folder, {})[path] = name
         directories.add(folder)
     linted = _common_directory(directories)
+    # the namespace packages inside a package of the linted directory are named through it
+    # (`pkg/testing/model_utils.py`, `pkg` a package, `testing` none: `pkg.testing.model_utils`)
+    above = linted
+    while above is not None and is_package_dir(above) and os.path.dirname(above) != above:
+        above = os.path.dirname(above)
     names: Dict[str, str] = {}
     for top, group in by_top.items():
         if top is None:
@@ -92,7 +97,7 @@ def _names(sources: Mapping[str, Union[str, bytes]], is_package_dir: Callable[[s
         else:
             names.update(group)
     for folder, group in scripts.items():
-        names.update(_in_namespace_package(folder, group, linted, imports) if imports is not None else group)
+        names.update(_in_namespace_package(folder, group, above, imports) if imports is not None else group)
     counts: Dict[str, int] = {}
     for name in names.values():
         counts[name] = counts.get(name, 0) + 1

@@ -159,6 +159,20 @@ def test_namespace_packages_resolve_from_the_checkout(tmp_path, monkeypatch, pac
     assert _found(["train.py", package_dir.split("/")[0]]) == [("train.py", OPTIMIZER_LINE, "FSD202")]
 
 
+def test_a_namespace_package_inside_the_only_package_of_the_checkout(tmp_path, monkeypatch):
+    """Every file inside one regular package, its helpers in a directory without `__init__.py`
+    (facebookresearch/optimizers' `distributed_shampoo/tests/`): the common directory of the files
+    is the package, and its namespace subpackage is still named through it."""
+    write_tree(tmp_path / "trainer", {
+        "pkg/__init__.py": "",
+        "pkg/trainer_lib/model.py": MODEL,
+        "pkg/trainer_lib/parallel.py": PARALLEL,
+        "pkg/train.py": TRAIN.format(package="pkg.trainer_lib"),
+    })
+    monkeypatch.chdir(tmp_path)
+    assert _found([tmp_path / "trainer"]) == [(os.path.join("trainer", "pkg", "train.py"), OPTIMIZER_LINE, "FSD202")]
+
+
 def test_a_directory_no_import_names_from_above_keeps_its_scripts_names(tmp_path, monkeypatch):
     """`python scripts/train.py` imports its neighbours by their own names: a directory that no
     import reaches as a namespace package is the root of its files."""
