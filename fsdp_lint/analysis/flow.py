@@ -3443,8 +3443,8 @@ class Flow:
             return True
         if isinstance(value, (Constant, Unknown, Fresh)):
             return False
-        if contained(value, Optimizer):
-            return True
+        if contained(value, Optimizer) or contained(value, Params):
+            return True  # what the callee may build an optimizer over (`build_optimizer(model.parameters())`)
         if isinstance(value, Container) and any(o.cls or o.root in self.classes for o in objects_in(value)):
             return True  # a dict or list of models whose methods the callee may call (`models["dit"].shard()`)
         objects = [self.canonical(o) for o in related_objects(value)]
