@@ -674,8 +674,10 @@ class Flow:
         )
 
     def _holders_of(self, root: Root) -> List[Tuple[Tuple[Root, AttrPath], Obj]]:
-        """The attributes that hold an object of `root`: an index of `attr_env` by the roots of
-        its values, rebuilt only when `attr_env` changed."""
+        """The attributes that hold an object of `root`, or a dict or list that holds it (as an
+        item of the attribute: `self.models["backbone"]` is `self.models[*]`, as a read of it
+        finds it, `containers.subscript`): an index of `attr_env` by the roots of its values,
+        rebuilt only when `attr_env` changed."""
         version, index = self._holders
         if version != self._attr_version:
             index = {}
@@ -683,6 +685,12 @@ class Flow:
                 for option in options_of(value):
                     if isinstance(option, Obj):
                         index.setdefault(option.root, []).append((key, option))
+                    elif isinstance(option, Container):
+                        item = (key[0], key[1] + (WILDCARD,))
+                        for held in option.items:
+                            for obj in options_of(held):
+                                if isinstance(obj, Obj):
+                                    index.setdefault(obj.root, []).append((item, obj))
             self._holders = (self._attr_version, index)
         return index.get(root, [])
 
@@ -1101,6 +1109,11 @@ class Flow:
                     self.attr_env[key] = grown
                     self._attr_version += 1
                     self._stored_at[key] = self._seq + 1
+            elif grown is None and any(isinstance(option, (Obj, Optimizer)) for option in options_of(value)):
+                # a module or optimizer stored into an object whose contents this walk does not
+                # hold (`self.models[name] = model`, the dict made in another method): one of its
+                # items, as a read of `self.models[...]` finds it (`containers.subscript`)
+                self._set_attribute(container, WILDCARD, value, target, None, None)
         elif isinstance(target, nodes.Starred):
             self._bind(target.value, UNKNOWN)
 
@@ -3539,6 +3552,10 @@ class Flow:
             if len(options) > 1 and not all(isinstance(o, Obj) and self._holds_live(o, live) or o == Constant(None) for o in options):
                 objects = []
             held = [(o, path, len(options) == 1) for o in objects]
+            for option in options if len(options) == 1 else ():
+                if isinstance(option, Container):  # `self.models = {"backbone": model}`: each item, as `self.models[...]` reads it
+                    items = [o for item in option.items for o in options_of(item) if isinstance(o, Obj)]
+                    held.extend((o, path + (WILDCARD,), len(items) == 1) for o in items)
             for state in contained(value, StateDict) if relative is not None else ():
                 for owner in related_objects(state):
                     inside = self._path_inside(owner, base)
