@@ -143,6 +143,10 @@ class Context:
     # the caller's objects that those other values refer to that are plain modules (as
     # `ObjectFacts.plain`: `[models]` of a module that a widened context knows only so)
     plain: FrozenSet[Root] = frozenset()
+    # the module globals that a function of the tree rebound (`global NAME; NAME = args`) to an
+    # object the callee receives: the global, the parameter, and the path inside its argument
+    # (`get_args()` in the callee is its `args`)
+    held_globals: Tuple[Tuple[Root, str, AttrPath], ...] = ()
 
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
@@ -150,7 +154,7 @@ class Context:
         # A context keys the memo of summaries, the rule pass's walks and `widen`'s sets, each
         # asked at every call: its hash (the dataclass's own, over every nested fact) is made once.
         _share_empty_sets(self, _CONTEXT_SETS)
-        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes, self.plain)))
+        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes, self.plain, self.held_globals)))
 
     def __hash__(self) -> int:
         return self._hash

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterator, Set
 
 from astroid import nodes
 
+from fsdp_lint.analysis.module_globals import declared_global
 from fsdp_lint.analysis.paths import none_test
 from fsdp_lint.analysis.values import Deferred, Obj, options_of
 
@@ -25,10 +26,13 @@ if TYPE_CHECKING:
 def modules_deciding(flow: "Flow", test: nodes.NodeNG) -> Set[str]:
     """The modules not entered that could decide the branch test `test` of `flow`: those of the
     classes its `isinstance` calls test against, and those of the deferred calls whose results
-    it asks the class of or tests for None. What code constructs decides these; a result's truth
-    value or the value of one of its attributes (`is_bf16_available()`, `state.distributed_type
-    == DistributedType.XLA`) is mostly the environment's, which entering the code does not
-    settle."""
+    it asks the class of or tests for None, or whose result itself it tests where the function
+    reads a global that a function of its module rebinds (`if fsdp2_enabled():` over
+    `get_args().fsdp_version == "fsdp2"`, the arguments `set_args(args)` stored:
+    `Flow._rebind_global`). What code constructs decides the first; the second is a flag of an
+    object the tree holds. Another result's truth value or the value of one of its attributes
+    (`is_bf16_available()`, `state.distributed_type == DistributedType.XLA`) is mostly the
+    environment's, which entering the code does not settle."""
     project = flow.project
     found: Set[str] = set()
     for node in _subexpressions(test):
@@ -38,6 +42,8 @@ def modules_deciding(flow: "Flow", test: nodes.NodeNG) -> Set[str]:
                 target = project.callable_for_flow(flow.qualified_name(cls))
                 if isinstance(target, Deferred):
                     found.add(target.module)
+        elif isinstance(node, nodes.Call) and _tested_whole(node, test) and _reads_rebound_global(flow, node):
+            subject = node
         else:
             none = none_test(node)
             if none is None:
@@ -58,3 +64,34 @@ def _subexpressions(test: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
         node = pending.pop()
         yield node
         pending.extend(node.get_children())
+
+
+def _tested_whole(call: nodes.Call, test: nodes.NodeNG) -> bool:
+    """Whether `test` reads the result of `call` itself: its truth (`not`, `and`, `or` of it) or
+    its comparison with another value."""
+    node = call
+    while node is not test:
+        parent = node.parent
+        if not (isinstance(parent, (nodes.BoolOp, nodes.Compare)) or isinstance(parent, nodes.UnaryOp) and parent.op == "not"):
+            return False
+        node = parent
+    return True
+
+
+def _reads_rebound_global(flow: "Flow", call: nodes.Call) -> bool:
+    """Whether the function of a module not entered that `call` names reads (itself, or through
+    the functions of its module it calls) a global that a function of that module rebinds:
+    its result may be what the tree stored there. Parses that module."""
+    target = flow.project.callable_for_flow(flow.qualified_name(call.func))
+    if not isinstance(target, Deferred):
+        return False
+    module = flow.project.module(target.module)
+    name = (flow.qualified_name(call.func) or "").rpartition(".")[2]
+    bound = module.locals.get(name, ()) if module is not None else ()
+    func = bound[-1] if bound else None
+    if not isinstance(func, nodes.FunctionDef):
+        return False
+    return any(
+        isinstance(binding, nodes.AssignName) and declared_global(binding)
+        for read in flow.project.globals_read(func) for binding in module.locals.get(read, ())  # type: ignore[union-attr]
+    )

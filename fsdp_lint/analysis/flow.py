@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterat
 from astroid import nodes
 
 from fsdp_lint import fsdp1_api
-from fsdp_lint.analysis import class_values, containers, deciding_modules, environment, known_apis, named_constants, paths, syntax, truths
+from fsdp_lint.analysis import class_values, containers, deciding_modules, environment, known_apis, module_globals, named_constants, paths, syntax, truths
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
@@ -36,7 +36,9 @@ from fsdp_lint.analysis.context import (
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
-from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, class_registry, paths_to, registry_entries
+from fsdp_lint.analysis.module_globals import (
+    NOTHING, GlobalPath, ModuleGlobals, bound_globals, class_registry, global_root, is_global, paths_to, registry_entries,
+)
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
@@ -270,6 +272,7 @@ class Flow:
         self._certain: Set[Tuple[Root, AttrPath]] = set()  # sharded on every run to the call (`ObjectFacts.certain`)
         self._deferred_at: Dict[Tuple[Root, AttrPath], str] = {}  # results of deferred calls the caller passed (`ObjectFacts.deferred`)
         self._imported: Set[str] = set()  # the modules whose globals this walk read by import (`_imported_global`)
+        self._rebound_globals: Set[Root] = set()  # the globals a function rebound here, or the caller said it had (`_rebind_global`)
         if isinstance(scope, nodes.FunctionDef):
             self._bind_parameters(scope)
         self._inherit_globals()
@@ -870,10 +873,10 @@ class Flow:
 
     def canonical(self, obj: Obj) -> Obj:
         """`obj` by the object it denotes: `self.model` is the model stored there, if known."""
-        if not obj.attrs:
+        if not obj.attrs and (obj.root, ()) not in self.attr_env:  # only a global a function rebound has no attribute there
             return obj
         for _ in range(8):
-            for length in range(len(obj.attrs), 0, -1):
+            for length in range(len(obj.attrs), -1, -1):
                 stored = self.attr_env.get((obj.root, obj.attrs[:length]))
                 if isinstance(stored, Obj) and stored.root != obj.root:
                     obj = Obj(stored.root, stored.attrs + obj.attrs[length:], obj.cls)
@@ -983,6 +986,9 @@ class Flow:
         return Obj(root, cls=facts.cls)
 
     def _inherit_globals(self) -> None:
+        for root, name, attrs in self.context.held_globals:
+            if name in self.param_roots:
+                self._adopt_global(root, Obj(self.param_roots[name], attrs))
         conditions = dict(self.context.conditions)
         for root, attrs in sorted(self.context.globals):
             path = _condition_path(self.scope, conditions[(root, attrs)]) if (root, attrs) in conditions else EMPTY
@@ -1073,6 +1079,8 @@ class Flow:
             self._bump(target.name)
             if self.scope is self.scope.root() and isinstance(value, Obj) and value.root != (self.key, target.name, 0):
                 self.project.add_alias((self.key, target.name, 0), value)
+            elif module_globals.declared_global(target):
+                self._rebind_global(target, value)
         elif isinstance(target, (nodes.Tuple, nodes.List)):
             items = containers.unpacked(value, len(target.elts), self.project.origin)
             for index, element in enumerate(target.elts):
@@ -1116,6 +1124,40 @@ class Flow:
                 self._set_attribute(container, WILDCARD, value, target, None, None)
         elif isinstance(target, nodes.Starred):
             self._bind(target.value, UNKNOWN)
+
+    def _rebind_global(self, target: nodes.AssignName, value: Value) -> None:
+        """`global NAME; NAME = value` in a function: from there on the global denotes `value`,
+        here and in the callers once the call returned (`Summary.attr_writes`, the global by its
+        root with no attribute), so a flag read through it (`get_args().fsdp_version` after
+        `set_args(args)`) is the flag of the object stored (`canonical`)."""
+        key = (global_root(scope_key(target.root()), target.name), ())
+        self.attr_env[key] = self._canonical_options(value)
+        self._attr_version += 1
+        self._stored_at[key] = self._seq + 1
+        self._rebound_globals.add(key[0])
+
+    def _adopt_global(self, root: Root, value: Obj) -> None:
+        """A global the caller knows a function rebound to `value`, one of this walk's parameters
+        or inside one (`Context.held_globals`): as the caller gave it, not a write of this walk."""
+        self.attr_env[(root, ())] = self._adopted[(root, ())] = value
+        self._attr_version += 1
+        self._rebound_globals.add(root)
+
+    def _held_globals(self, bound: Dict[str, Value]) -> Tuple[Tuple[Root, str, AttrPath], ...]:
+        """`Context.held_globals` for a call given `bound`: each global rebound here to an
+        object, by the first parameter whose argument is it or holds it."""
+        found = []
+        for root in sorted(self._rebound_globals):
+            stored = self.attr_env.get((root, ()))
+            if not isinstance(stored, Obj):
+                continue
+            for name in sorted(bound):
+                value = bound[name]
+                given = self.canonical(value) if isinstance(value, Obj) else None
+                if given is not None and given.root == stored.root and stored.attrs[: len(given.attrs)] == given.attrs:
+                    found.append((root, name, stored.attrs[len(given.attrs):]))
+                    break
+        return tuple(found)
 
     def _set_attribute(
         self, owner: Value, attr: str, value: Value, node: nodes.NodeNG, assigned: Optional[nodes.NodeNG], chain: Optional[str],
@@ -1722,7 +1764,7 @@ class Flow:
             return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
         if chain is None:
-            return self._read_attribute(expr) if isinstance(expr, (nodes.Call, nodes.Subscript)) else None
+            return self._read_attribute(expr) if isinstance(expr, (nodes.Call, nodes.Subscript, nodes.Attribute)) else None  # `get_args().fsdp`
         base, *attrs = chain
         if not attrs and base in self._told and not self._versions.get(base):
             return Obj(self.param_roots[base])  # a flag the caller passed, which its context describes
@@ -2201,11 +2243,16 @@ class Flow:
         if _is_builtin(binding):
             return UNKNOWN
         scope = binding.scope()
+        if isinstance(binding, nodes.AssignName) and module_globals.declared_global(binding):
+            scope = binding.root()  # the last binding is a function's `global NAME; NAME = ...`: still the module's global
         if isinstance(binding, nodes.AssignName) and isinstance(scope, nodes.Module):
             if isinstance(binding.parent, nodes.Assign) and _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
             literal = self._module_literal(binding)
-            return literal if literal is not None else Obj((scope_key(scope), node.name, 0))
+            if literal is not None:
+                return literal
+            own = global_root(scope_key(scope), node.name)
+            return self.attr_env.get((own, ()), Obj(own))  # what a function stored in it (`_rebind_global`), if any
         if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign):
             if _is_shard_partial(binding.parent.value, self):
                 return ShardFunction()
@@ -3295,7 +3342,8 @@ class Flow:
         )
         outcomes = self._outcomes_for(func, bound, call, reached) if paths.flag_literals(self.path) else frozenset()
         plain = frozenset(o.root for o in referred if not o.attrs and (o.root in self._plain or class_values.plain_module(self.project, o.cls or self.classes.get(o.root))))
-        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain)
+        held = self._held_globals(bound) if self._rebound_globals else ()
+        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain, held)
         return context, origins
 
     def _outcomes_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG, reached: FrozenSet[Root]) -> FlagConditions:
@@ -3986,7 +4034,9 @@ class Flow:
                 self.escaped.add(obj.root)
         for owner, value in summary.attr_writes:
             for target in mapper.objs(owner):
-                if target.attrs:
+                if target.attrs or is_global(target.root):
+                    if not target.attrs:
+                        self._rebound_globals.add(target.root)
                     stored = self.attr_env[(target.root, target.attrs)] = _with_inputs(value, mapper.value(value, node))
                     self._attr_version += 1
                     self._stored_at[(target.root, target.attrs)] = seq

@@ -84,6 +84,13 @@ def paths_to(names: Iterable[Obj], bound: Mapping[Root, List[Tuple[Root, AttrPat
     return list(dict.fromkeys(found))
 
 
+def declared_global(target: nodes.AssignName) -> bool:
+    """Whether a name a function binds is its module's global (`global NAME` before it): astroid
+    keeps the binding among the module's names, not the function's."""
+    scope = target.scope()
+    return not isinstance(scope, nodes.Module) and target.name not in scope.locals and target in target.root().locals.get(target.name, ())
+
+
 def literal_global(binding: nodes.AssignName) -> Optional[Value]:
     """The value of a global its module binds once (no other assignment, no `global` rebinding
     in a function, no `+=`) to a literal constant (`MODEL_KEY = "model"`), or to a tuple or list
