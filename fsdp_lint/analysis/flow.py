@@ -969,6 +969,7 @@ class Flow:
         for root, attrs in sorted(self.context.globals):
             path = _condition_path(self.scope, conditions[(root, attrs)]) if (root, attrs) in conditions else EMPTY
             self._inherit_global(root, attrs, path)
+        self._certain.update(self.context.certain)
         for key, reached in self.context.meta:
             self._inherit_meta(key, reached)
         self._reregistered_on_return.extend(Obj(root, attrs) for root, attrs in sorted(self.context.reregistered))
@@ -3291,8 +3292,24 @@ class Flow:
         )
         outcomes = self._outcomes_for(func, bound, call, reached) if paths.flag_literals(self.path) else frozenset()
         plain = frozenset(o.root for o in referred if not o.attrs and (o.root in self._plain or class_values.plain_module(self.project, o.cls or self.classes.get(o.root))))
-        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain)
+        certain = self._sharded_globals(shared, call)
+        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain, certain)
         return context, origins
+
+    def _sharded_globals(self, shared: FrozenSet[Tuple[Root, AttrPath]], call: nodes.NodeNG) -> FrozenSet[Tuple[Root, AttrPath]]:
+        """`Context.certain`: the globals of this walk's module handed to a callee (the names
+        themselves) that are `FSDPModule`s on every run to the call, each object the name may be
+        bound to here (the top level's `model`, built from scratch or resumed) sharded on every
+        run, as a parameter's object is (`ObjectFacts.certain`)."""
+        found = []
+        for root, attrs in shared:
+            if attrs or root[0] != self.scope.root().name:
+                continue
+            value = self.env.get(root[1], UNKNOWN) if self.scope is self.scope.root() else Obj(root)
+            options = options_of(value)
+            if options and all(isinstance(o, Obj) and self.is_fsdp_module(o, call) is True for o in options):
+                found.append((root, attrs))
+        return frozenset(found)
 
     def _outcomes_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG, reached: FrozenSet[Root]) -> FlagConditions:
         """`Context.outcomes`: the flags of this walk's path (not which modules are sharded: the

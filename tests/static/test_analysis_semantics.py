@@ -1067,6 +1067,39 @@ def test_a_helper_whose_loop_passes_get_on_to_a_collective_communicates_on_every
     assert _lint(files) == [("evaluation.py", 37, "FSD206"), ("train.py", 10, "FSD206"), ("train.py", 11, "FSD206")]
 
 
+def test_a_global_sharded_on_every_run_is_an_fsdp_module_in_the_functions_that_read_it():
+    """A script's model, a global bound to one of two objects (built anew or resumed) that the
+    top level shards either way, is an `FSDPModule` on every run in the functions called after
+    (`Context.certain`), through a second call too: its forward there is a collective, so a
+    rank-0 call of the function hangs. Not where the top level shards it on some runs only (`if
+    use_fsdp:`)."""
+    script = SHARD + """
+    import sys
+    import torch
+    import torch.distributed as dist
+
+    if len(sys.argv) > 1:
+        model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Linear(4, 4))
+        model.load_state_dict(torch.load(sys.argv[1]))
+    else:
+        model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Linear(4, 4))
+    {shard}
+
+    def evaluate():
+        return model(torch.randn(2, 4)).sum()
+
+    def report():
+        print(evaluate())
+
+    if dist.get_rank() == 0:
+        evaluate()
+        report()
+    """
+    always = _lint({"train.py": script.format(shard="fully_shard(model)")})
+    assert always == [("train.py", 21, "FSD206"), ("train.py", 22, "FSD206")]
+    assert _lint({"train.py": script.format(shard="if '--fsdp' in sys.argv: fully_shard(model)")}) == []
+
+
 def test_a_tensor_of_a_full_state_dict_is_no_dtensor_and_gathers_nothing():
     # get_model_state_dict(..., full_state_dict=True) holds plain tensors (torch 2.13, 2 gloo
     # ranks): `isinstance(v, DTensor)` is false and `.full_tensor()` of one gathers nothing; a
