@@ -21,8 +21,12 @@ class CollectiveOnSomeRanks(Rule):
     `torch.nn.utils.clip_grad_norm_` over the parameters of a sharded model, and the forward of a
     module that `fully_shard` sharded (its pre-forward hook all-gathers the unit's parameters:
     `if rank == 0: generate(model, prompt)`). A call of a function
-    of the project that makes one of these on the runs every rank takes alike (`save_checkpoint()`
-    whose body calls `dcp.save`) is reported at that call, naming the collective and where it is.
+    of the project that makes one of these on every run that does its work is reported at that
+    call, naming the collective and where it is: `save_checkpoint()` whose body calls `dcp.save`,
+    `evaluate()` whose loop runs the forward on each batch it gets to (past `if i >= max_batches:
+    break` or `if batch is None: continue`; a run that gets to none did no evaluation). One the
+    function makes only where a test of the run or of what it was given passes (`if cfg.gather:`,
+    `if isinstance(value, DTensor):` with a plain copy otherwise) is not.
 
     ## Why is this bad?
     Each of these is an all-gather, broadcast or all-reduce under the hood. Every rank of the

@@ -2,11 +2,14 @@
 
 A collective that only some ranks enter hangs the job (FSD206). The call may be the collective
 itself (`dcp.save`, `t.full_tensor()`) or a call of a function of the tree that issues one on
-every run (`save_checkpoint(model)` whose body calls `dcp.save`): its summary carries the
-collectives (`Summary.collectives`), so the caller knows what its call does and where only some
-ranks make it, as it knows an optimizer a helper built. One the function issues on some runs only
-(under `if isinstance(x, DTensor):`, `if local_rank == -1:`, its own `if rank == 0:`) depends on
-what the test there reads, which the caller's facts seldom settle: it is not handed on.
+every run that does its work (`save_checkpoint(model)` whose body calls `dcp.save`;
+`evaluate(model, loader)` whose loop's passes get on to the forward past `if i >= limit: break`,
+where a run no pass gets past evaluated nothing): its summary carries the collectives
+(`Summary.collectives`), so the caller knows what its call does and where only some ranks make
+it, as it knows an optimizer a helper built. One the function issues on some runs only (under `if
+isinstance(x, DTensor):` with other work on the other arm, `if local_rank == -1:`, its own `if
+rank == 0:`) depends on what the test there reads, which the caller's facts seldom settle: it is
+not handed on.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ COLLECTIVE_FUNCTIONS = known_apis.DCP_COLLECTIVES | known_apis.STATE_DICT_GETTER
 class Collective(NamedTuple):
     """A collective a walk issues: at `node`, its own call or the call of a function of the tree
     that issues it (`at`, the collective's call there), with the innermost test around `node` (or
-    decorator) that only some ranks pass, and whether every run of the walk issues it (no branch
-    outcome on the way, no rank test): what its summary hands on."""
+    decorator) that only some ranks pass, and whether every run of the walk that does its work
+    issues it (no rank test, no branch outcome on the way but those by which a loop's pass gets on
+    to its work: `Flow._issued`): what its summary hands on."""
 
     node: nodes.NodeNG
     what: str

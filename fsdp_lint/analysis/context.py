@@ -147,6 +147,9 @@ class Context:
     # object the callee receives: the global, the parameter, and the path inside its argument
     # (`get_args()` in the callee is its `args`)
     held_globals: Tuple[Tuple[Root, str, AttrPath], ...] = ()
+    # the globals among `globals` (the names themselves) that are `FSDPModule`s on every run to
+    # the call, whichever object the name is bound to there (as `ObjectFacts.certain`)
+    certain: FrozenSet[Tuple[Root, AttrPath]] = frozenset()
 
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
@@ -154,7 +157,10 @@ class Context:
         # A context keys the memo of summaries, the rule pass's walks and `widen`'s sets, each
         # asked at every call: its hash (the dataclass's own, over every nested fact) is made once.
         _share_empty_sets(self, _CONTEXT_SETS)
-        object.__setattr__(self, "_hash", hash((self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes, self.plain, self.held_globals)))
+        object.__setattr__(self, "_hash", hash((
+            self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes, self.plain,
+            self.held_globals, self.certain,
+        )))
 
     def __hash__(self) -> int:
         return self._hash
@@ -168,7 +174,7 @@ class Context:
 # hundred thousand of them, a tenth of the run's peak memory (NVIDIA-NeMo/Automodel). Equal values,
 # so nothing that compares or hashes the facts sees the difference.
 _OBJECT_SETS = ("sharded", "certain", "forwarded", "compiled", "reregistered", "guessed")
-_CONTEXT_SETS = ("globals", "not_none", "reregistered", "outcomes", "plain")
+_CONTEXT_SETS = ("globals", "not_none", "reregistered", "outcomes", "plain", "certain")
 
 
 def _share_empty_sets(facts: Union[ObjectFacts, Context], names: Tuple[str, ...]) -> None:

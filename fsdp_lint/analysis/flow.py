@@ -34,7 +34,7 @@ from fsdp_lint.analysis.context import (
     ShardEvent, Summary,
 )
 from fsdp_lint.analysis.closures import free_variables
-from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
+from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, rank_test, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
 from fsdp_lint.analysis.module_globals import (
     NOTHING, GlobalPath, ModuleGlobals, bound_globals, class_registry, global_root, is_global, paths_to, registry_entries,
@@ -233,6 +233,11 @@ class Flow:
         self.conditions: List[Tuple[nodes.NodeNG, bool]] = []
         self.attr_assignments: List[AttrAssignment] = []
         self.path: Path = EMPTY
+        # the loops the walk is in, each with the path where it was entered and what its passes
+        # bind anew (`syntax.loop_bound`); the outcomes of tests in them that tell the passes apart,
+        # not the runs (`_issued`)
+        self._loops: List[Tuple[Path, FrozenSet[str]]] = []
+        self._pass_outcomes: Set[paths.Literal] = set()
         self._left: List[Path] = []  # the paths of runs an arm ended (`return`, `raise`): `_join` excludes them
         self._raising = False  # the statement being walked raises on every run that gets here (`_raises`)
         # The class each local object was constructed from, the objects built under a meta-device
@@ -993,6 +998,7 @@ class Flow:
         for root, attrs in sorted(self.context.globals):
             path = _condition_path(self.scope, conditions[(root, attrs)]) if (root, attrs) in conditions else EMPTY
             self._inherit_global(root, attrs, path)
+        self._certain.update(self.context.certain)
         for key, reached in self.context.meta:
             self._inherit_meta(key, reached)
         self._reregistered_on_return.extend(Obj(root, attrs) for root, attrs in sorted(self.context.reregistered))
@@ -1428,7 +1434,25 @@ class Flow:
             fixed.append(paths.fsdp_module(wrapper.root, wrapper.attrs, False))
         if fixed:
             self._implied[own] = frozenset(fixed)
-        return frozenset([own, *fixed])
+        outcome = frozenset([own, *fixed])
+        if self._loops and self._pass_goes_on(test, taken):
+            self._pass_outcomes |= outcome
+        return outcome
+
+    def _pass_goes_on(self, test: nodes.NodeNG, taken: bool) -> bool:
+        """Whether taking the `taken` arm of an `if` in a loop's body is how a pass gets on to its
+        work: the other arm ends the pass with nothing done (`if batch_idx >= num_batches:
+        break`, `if batch is None: continue`, an `if` with no `else` that ends the body), and
+        the test reads what the passes bind anew, not the rank. A run takes both arms, on
+        different passes; one that no pass gets past did none of the work the loop is for."""
+        statement = test.parent
+        if not isinstance(statement, nodes.If) or statement.test is not test:
+            return False
+        other = statement.orelse if taken else statement.body
+        if not (syntax.leaves(other) or not other and syntax.ends_pass(statement)):
+            return False
+        bound = frozenset().union(*(names for _, names in self._loops))
+        return paths.reads_any(test, bound) and not any(rank_test(test, arm, parameter=self.parameter_rank) for arm in (True, False))
 
     def _capture(self, own: paths.Literal, test: nodes.NodeNG, taken: bool) -> None:
         """What describes a test's own outcome whole in outcomes about objects, for what a `return`
@@ -1897,9 +1921,11 @@ class Flow:
                 # A literal list of modules runs its items in order (`[*vision.blocks, vision, *layers]`).
                 start = self._snapshot()
                 first_step = len(self.meta_steps)
+                self._loops.append((self.path, syntax.loop_bound(node)))
                 for item in in_order:
                     self._bind(node.target, item)
                     self._block(node.body)
+                self._loops.pop()
                 if not through:
                     self._join([start, self._snapshot()])
                 self._passed_loop(first_step)
@@ -1982,6 +2008,8 @@ class Flow:
         ends = [] if at_least_once else [before]
         first_step = len(self.meta_steps)
         iteration = (("iter", f"{loop.lineno}:{loop.col_offset}"),)
+        self._pass_outcomes.add((iteration, False))
+        self._loops.append((self.path, syntax.loop_bound(loop)))
         for index in range(2):
             entry = self._snapshot()
             first_event = len(self.events)
@@ -1996,6 +2024,7 @@ class Flow:
             ends.append(self._snapshot())
             if self.env == entry.env and self.attr_env == entry.attr_env:
                 break
+        self._loops.pop()
         self._join(ends)
         self._passed_loop(first_step)
 
@@ -2493,9 +2522,15 @@ class Flow:
             self.env[name] = containers.given_away(self.env[name])
 
     def _issued(self, node: nodes.NodeNG, what: str, at: nodes.Call) -> None:
-        """A collective issued at `node` (itself, or a call that runs `at`), with who gets here."""
+        """A collective issued at `node` (itself, or a call that runs `at`), with who gets here,
+        and whether every run of the walk that does its work does (`Collective.every_run`): no
+        rank test on the way, and no branch outcome but those by which a pass of a loop around
+        it gets on to its work (`_pass_goes_on`: past `if batch_idx >= num_batches: break`), or
+        a later pass's. A run that no pass gets past skipped the work the loop is there for, as a
+        run over an empty loader does: every run that does that work communicates."""
         test = rank_only_branch(self)
-        self.collectives.append(Collective(node, what, at, test, every_run=test is None and not self.path))
+        passes = self._pass_outcomes - self._loops[0][0] if self._loops else frozenset()
+        self.collectives.append(Collective(node, what, at, test, every_run=test is None and paths.within(self.path, passes)))
 
     def _chosen(self, expr: nodes.NodeNG, value: Value) -> Value:
         """An argument that is a name bound to several objects, each option on the runs that
@@ -3343,8 +3378,26 @@ class Flow:
         outcomes = self._outcomes_for(func, bound, call, reached) if paths.flag_literals(self.path) else frozenset()
         plain = frozenset(o.root for o in referred if not o.attrs and (o.root in self._plain or class_values.plain_module(self.project, o.cls or self.classes.get(o.root))))
         held = self._held_globals(bound) if self._rebound_globals else ()
-        context = Context(tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain, held)
+        certain = self._sharded_globals(shared, call)
+        context = Context(
+            tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain, held, certain,
+        )
         return context, origins
+
+    def _sharded_globals(self, shared: FrozenSet[Tuple[Root, AttrPath]], call: nodes.NodeNG) -> FrozenSet[Tuple[Root, AttrPath]]:
+        """`Context.certain`: the globals of this walk's module handed to a callee (the names
+        themselves) that are `FSDPModule`s on every run to the call, each object the name may be
+        bound to here (the top level's `model`, built from scratch or resumed) sharded on every
+        run, as a parameter's object is (`ObjectFacts.certain`)."""
+        found = []
+        for root, attrs in shared:
+            if attrs or root[0] != self.scope.root().name:
+                continue
+            value = self.env.get(root[1], UNKNOWN) if self.scope is self.scope.root() else Obj(root)
+            options = options_of(value)
+            if options and all(isinstance(o, Obj) and self.is_fsdp_module(o, call) is True for o in options):
+                found.append((root, attrs))
+        return frozenset(found)
 
     def _outcomes_for(self, func: nodes.FunctionDef, bound: Dict[str, Value], call: nodes.NodeNG, reached: FrozenSet[Root]) -> FlagConditions:
         """`Context.outcomes`: the flags of this walk's path (not which modules are sharded: the

@@ -38,7 +38,7 @@ is nothing, but no run that took `not a, b` gets past the join, and the dead lit
 from __future__ import annotations
 
 import functools
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple
+from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple
 
 from astroid import nodes
 
@@ -120,6 +120,22 @@ def dead(run: Path) -> Literal:
         atom, taken = next(iter(run))
         return atom, not taken
     return (_DEAD, run), True
+
+
+def within(path: Path, allowed: AbstractSet[Literal]) -> bool:
+    """Whether every outcome of `path` is one of `allowed`: a dead literal, where every outcome
+    of the run it excludes is."""
+    return all(literal in allowed or literal[0][0] == _DEAD and within(literal[0][1], allowed) for literal in path)  # type: ignore[arg-type]
+
+
+def reads_any(test: nodes.NodeNG, chains: AbstractSet[str]) -> bool:
+    """Whether a test reads one of `chains` (names and attribute chains) or what lies inside one
+    (`batch.ids`, of `batch`)."""
+    for read in _chains(test):
+        parts = read.split(".")
+        if any(".".join(parts[:n]) in chains for n in range(1, len(parts) + 1)):
+            return True
+    return False
 
 
 def about_objects(literal: Literal) -> bool:

@@ -86,6 +86,26 @@ def breaks(loop: Union[nodes.For, nodes.AsyncFor]) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def loop_bound(loop: Union[nodes.For, nodes.AsyncFor, nodes.While]) -> FrozenSet[str]:
+    """The names and attribute chains a loop may bind anew on each pass (its target's, those its
+    body assigns, not a nested function's): what a test in its body that reads them may decide
+    differently on each pass."""
+    found = set()
+    for part in ([loop.target] if isinstance(loop, (nodes.For, nodes.AsyncFor)) else []) + list(loop.body):
+        for node in part.nodes_of_class((nodes.AssignName, nodes.AssignAttr), skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+            chain = node.name if isinstance(node, nodes.AssignName) else paths.attribute_chain(node)
+            if chain is not None:
+                found.add(chain)
+    return frozenset(found)
+
+
+def ends_pass(statement: nodes.NodeNG) -> bool:
+    """Whether a statement is the last of a loop's body: a pass ends after it."""
+    parent = statement.parent
+    return isinstance(parent, (nodes.For, nodes.AsyncFor, nodes.While)) and bool(parent.body) and parent.body[-1] is statement
+
+
 def exits_inside_loops(scope: nodes.NodeNG) -> bool:
     """Whether a `return` of `scope` (not of a function inside it) lies in a loop or a `try`."""
     for node in nodes_within(scope, nodes.Return, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):

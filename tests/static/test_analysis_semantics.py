@@ -1001,6 +1001,105 @@ def test_a_collective_a_helper_issues_is_reported_where_only_some_ranks_call_the
     assert "(ckpt.py:26)" in at_call.message
 
 
+def test_a_helper_whose_loop_passes_get_on_to_a_collective_communicates_on_every_run_that_does_its_work():
+    """A loop's passes that a test of the item at hand lets on to the work (past `if index >=
+    limit: break`, `if batch is None: continue`, or into an `if` that ends the body) issue the
+    collective on every run that does any of that work: the helper called under a rank test is
+    reported at the call. Not where a pass may do its work without it (`if isinstance(value,
+    DTensor):` around the gather, then a copy on every pass), nor where the test that skips the
+    passes reads what every pass shares (`if not enabled: break`, a test of the run), nor where
+    it tests the rank (`index % world != rank` leaves ranks out, not passes: reported in the
+    helper, once)."""
+    files = {
+        "evaluation.py": """
+        import torch.distributed as dist
+        from torch.distributed.tensor import DTensor
+
+        def past_limit(model, loader, limit):
+            for index, batch in enumerate(loader):
+                if index >= limit:
+                    break
+                if batch is None:
+                    continue
+                model(batch)
+
+        def last_test(model, loader, limit):
+            for index, batch in enumerate(loader):
+                if index < limit:
+                    model(batch)
+
+        def copied(state):
+            out = {}
+            for name, value in state.items():
+                if isinstance(value, DTensor):
+                    value = value.full_tensor()
+                out[name] = value.cpu()
+            return out
+
+        def flagged(model, loader, enabled):
+            for batch in loader:
+                if not enabled:
+                    break
+                model(batch)
+
+        def strided(model, loader):
+            rank, world = dist.get_rank(), dist.get_world_size()
+            for index, batch in enumerate(loader):
+                if index % world != rank:
+                    continue
+                model(batch)
+        """,
+        "train.py": SHARD + """
+        import torch
+        import torch.distributed as dist
+        from evaluation import copied, flagged, last_test, past_limit, strided
+
+        def main(model, loader, path, enabled):
+            fully_shard(model)
+            if dist.get_rank() == 0:
+                past_limit(model, loader, 2)
+                last_test(model, loader, 2)
+                copied(torch.load(path))
+                flagged(model, loader, enabled)
+                strided(model, loader)
+        """,
+    }
+    assert _lint(files) == [("evaluation.py", 37, "FSD206"), ("train.py", 10, "FSD206"), ("train.py", 11, "FSD206")]
+
+
+def test_a_global_sharded_on_every_run_is_an_fsdp_module_in_the_functions_that_read_it():
+    """A script's model, a global bound to one of two objects (built anew or resumed) that the
+    top level shards either way, is an `FSDPModule` on every run in the functions called after
+    (`Context.certain`), through a second call too: its forward there is a collective, so a
+    rank-0 call of the function hangs. Not where the top level shards it on some runs only (`if
+    use_fsdp:`)."""
+    script = SHARD + """
+    import sys
+    import torch
+    import torch.distributed as dist
+
+    if len(sys.argv) > 1:
+        model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Linear(4, 4))
+        model.load_state_dict(torch.load(sys.argv[1]))
+    else:
+        model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Linear(4, 4))
+    {shard}
+
+    def evaluate():
+        return model(torch.randn(2, 4)).sum()
+
+    def report():
+        print(evaluate())
+
+    if dist.get_rank() == 0:
+        evaluate()
+        report()
+    """
+    always = _lint({"train.py": script.format(shard="fully_shard(model)")})
+    assert always == [("train.py", 21, "FSD206"), ("train.py", 22, "FSD206")]
+    assert _lint({"train.py": script.format(shard="if '--fsdp' in sys.argv: fully_shard(model)")}) == []
+
+
 def test_a_tensor_of_a_full_state_dict_is_no_dtensor_and_gathers_nothing():
     # get_model_state_dict(..., full_state_dict=True) holds plain tensors (torch 2.13, 2 gloo
     # ranks): `isinstance(v, DTensor)` is false and `.full_tensor()` of one gathers nothing; a
