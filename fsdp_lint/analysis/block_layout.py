@@ -44,12 +44,14 @@ def holds_repeated_blocks(project: Project, qname: Optional[str]) -> bool:
 def part_of_larger_plan(flow: Flow, target: Obj) -> bool:
     """Whether sharding `target`, a submodule (`self.final_layer`, or the block a constructor
     stored as `self.block`, known here as `model.block`), makes one unit among others rather
-    than the whole model: something else inside an object that holds it is sharded on this walk,
-    before or after (its sibling blocks, or the holder itself)."""
+    than the whole model: something else inside a module that holds it is sharded on this walk,
+    before or after (its sibling blocks, or the holder itself). A plain object holding two
+    models (a step engine given the policy and the reference model, `Flow.is_module`) is no
+    model: FSDP never makes it a unit, and each model it holds stays one whole."""
     for name in flow.names_of(target):
         for length in range(len(name.attrs)):
             holder = Obj(name.root, name.attrs[:length])
-            if any(flow.contains(holder, e.target) and not flow.contains(target, e.target) for e in flow.events):
+            if any(flow.contains(holder, e.target) and not flow.contains(target, e.target) for e in flow.events) and flow.is_module(holder):
                 return True
     return False
 
