@@ -217,7 +217,11 @@ def method_sources(project: "Project", qname: str, method: str) -> Tuple[str, ..
     cls = class_named(project, qname)
     if cls is None:
         return (qname,)
-    return () if binds_in_tree(project, cls, method) else _outside_bases(project, cls)
+    memo = _memo(project)
+    key = ("sources", id(cls), method)
+    if key not in memo:
+        memo[key] = () if binds_in_tree(project, cls, method) else _outside_bases(project, cls)
+    return memo[key]  # type: ignore[return-value]
 
 
 def binds_in_tree(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:
