@@ -10,8 +10,9 @@ the classes of the tree: what their methods store on `self`, through their tree 
 the tree classes they hold; a class of the tree is a block unless what it stores on `self`
 shows no module or no parameter (a layer of `nn.Parameter`s). A container whose
 children are written out is counted (`Sequential(SiLU(), Linear(...))` holds no block); one
-filled by a comprehension repeats the class it builds, and one filled from a variable is a loop
-over blocks.
+filled by a comprehension repeats the class it builds, one given a list its function writes out
+(`sequence += [nn.Conv2d(...), nn.LeakyReLU(0.2)]` in a loop, then `Sequential(*sequence)`)
+holds what is written there, and one filled from any other variable is a loop over blocks.
 """
 
 from __future__ import annotations
