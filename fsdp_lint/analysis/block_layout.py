@@ -10,13 +10,14 @@ the classes of the tree: what their methods store on `self`, through their tree 
 the tree classes they hold; a class of the tree is a block unless what it stores on `self`
 shows no module or no parameter (a layer of `nn.Parameter`s). A container whose
 children are written out is counted (`Sequential(SiLU(), Linear(...))` holds no block); one
-filled by a comprehension repeats the class it builds, and one filled from a variable is a loop
-over blocks.
+filled by a comprehension repeats the class it builds, one given a list its function writes out
+(`sequence += [nn.Conv2d(...), nn.LeakyReLU(0.2)]` in a loop, then `Sequential(*sequence)`)
+holds what is written there, and one filled from any other variable is a loop over blocks.
 """
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Set
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from astroid import nodes
 
@@ -44,12 +45,14 @@ def holds_repeated_blocks(project: Project, qname: Optional[str]) -> bool:
 def part_of_larger_plan(flow: Flow, target: Obj) -> bool:
     """Whether sharding `target`, a submodule (`self.final_layer`, or the block a constructor
     stored as `self.block`, known here as `model.block`), makes one unit among others rather
-    than the whole model: something else inside an object that holds it is sharded on this walk,
-    before or after (its sibling blocks, or the holder itself)."""
+    than the whole model: something else inside a module that holds it is sharded on this walk,
+    before or after (its sibling blocks, or the holder itself). A plain object holding two
+    models (a step engine given the policy and the reference model, `Flow.is_module`) is no
+    model: FSDP never makes it a unit, and each model it holds stays one whole."""
     for name in flow.names_of(target):
         for length in range(len(name.attrs)):
             holder = Obj(name.root, name.attrs[:length])
-            if any(flow.contains(holder, e.target) and not flow.contains(target, e.target) for e in flow.events):
+            if any(flow.contains(holder, e.target) and not flow.contains(target, e.target) for e in flow.events) and flow.is_module(holder):
                 return True
     return False
 
@@ -90,14 +93,72 @@ def _repeats(project: Project, container: nodes.Call) -> bool:
     children = written_children(container, project.qualified_name(container.func) or "")
     if children is None:
         looped = _looped_child(container)
-        # filled by a loop: blocks, unless what the comprehension builds is no block
-        return looped is None or _is_block(project, _child_class(project, looped), looped)
+        listed = _listed_children(container) if looped is None else None
+        if listed is None:
+            # filled by a loop: blocks, unless what the comprehension builds is no block
+            return looped is None or _is_block(project, _child_class(project, looped), looped)
+        return _repeated_block(project, listed)
+    return _repeated_block(project, [(child, False) for child in children])
+
+
+def _repeated_block(project: Project, children: List[Tuple[nodes.NodeNG, bool]]) -> bool:
+    """Whether two or more of `children` (each with whether a loop adds it, once a turn) are
+    blocks of one class."""
     counts: Dict[str, int] = {}
-    for child in children:
+    for child, in_loop in children:
         kind = _child_class(project, child)
         if kind != _UNKNOWN_CHILD and _is_block(project, kind, child):
-            counts[kind] = counts.get(kind, 0) + 1
+            counts[kind] = counts.get(kind, 0) + (2 if in_loop else 1)
     return any(count >= 2 for count in counts.values())
+
+
+def _listed_children(container: nodes.Call) -> Optional[List[Tuple[nodes.NodeNG, bool]]]:
+    """The modules a container given one list of its function is filled with
+    (`Sequential(*sequence)`), each with whether a loop adds it, where the function writes them
+    all out: list displays bound to the name, added with `+=`, `append` or `extend` (a
+    discriminator's `sequence += [nn.Conv2d(...), nn.LeakyReLU(0.2)]` in a loop holds layers, no
+    blocks); None where anything else binds, reads or fills it."""
+    given = container.args[0] if len(container.args) == 1 else None
+    given = given.value if isinstance(given, nodes.Starred) else given
+    scope = container.scope()
+    if not isinstance(given, nodes.Name) or not isinstance(scope, nodes.FunctionDef):
+        return None
+    listed: List[Tuple[nodes.NodeNG, bool]] = []
+    for use in nodes_within(scope, (nodes.Name, nodes.AssignName), skip=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+        if use.name != given.name or use is given:
+            continue
+        added = _added_elements(use)
+        if added is None:
+            return None
+        in_loop = any(isinstance(n, (nodes.For, nodes.While)) for n in _ancestors_within(use, scope))
+        listed.extend((element, in_loop) for element in added)
+    return listed
+
+
+def _added_elements(use: nodes.NodeNG) -> Optional[List[nodes.NodeNG]]:
+    """The elements a use of a list's name adds to it (`name = [...]`, `name += [...]`,
+    `name.append(x)`, `name.extend([...])`), or None for any other use."""
+    parent = use.parent
+    if isinstance(use, nodes.AssignName):
+        bound = parent.value if isinstance(parent, nodes.Assign) and parent.targets == [use] else None
+        if isinstance(parent, nodes.AugAssign) and parent.op == "+=":
+            bound = parent.value
+        return list(bound.elts) if isinstance(bound, (nodes.List, nodes.Tuple)) else None
+    call = parent.parent if isinstance(parent, nodes.Attribute) else None
+    if not isinstance(call, nodes.Call) or call.func is not parent or len(call.args) != 1 or call.keywords:
+        return None
+    if parent.attrname == "append":
+        return [call.args[0]]
+    if parent.attrname == "extend" and isinstance(call.args[0], (nodes.List, nodes.Tuple)):
+        return list(call.args[0].elts)
+    return None
+
+
+def _ancestors_within(node: nodes.NodeNG, scope: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+    parent = node.parent
+    while parent is not None and parent is not scope:
+        yield parent
+        parent = parent.parent
 
 
 def _looped_child(container: nodes.Call) -> Optional[nodes.Call]:

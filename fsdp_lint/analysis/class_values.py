@@ -209,6 +209,21 @@ def never_binds(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:
     return not _outside_bases(project, cls) and not binds_in_tree(project, cls, attr)
 
 
+def method_sources(project: "Project", qname: str, method: str) -> Tuple[str, ...]:
+    """The classes outside the tree an object of class `qname` takes `method` from: the class
+    itself when the tree does not define it, the bases outside the tree of its hierarchy when no
+    class of the tree binds the name (what runs is one of theirs), none when one does (an
+    attribute set on `self` may be any callable)."""
+    cls = class_named(project, qname)
+    if cls is None:
+        return (qname,)
+    memo = _memo(project)
+    key = ("sources", id(cls), method)
+    if key not in memo:
+        memo[key] = () if binds_in_tree(project, cls, method) else _outside_bases(project, cls)
+    return memo[key]  # type: ignore[return-value]
+
+
 def binds_in_tree(project: "Project", cls: nodes.ClassDef, attr: str) -> bool:
     """Whether one of the classes of the tree in `cls`'s hierarchy binds `attr` (a method, a class
     attribute, `self.attr = ...` in a method) or computes attributes (`__getattr__`)."""

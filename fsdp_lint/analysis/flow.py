@@ -3225,9 +3225,21 @@ class Flow:
         if origin is not None:  # its class, unknown until that module is entered, may define `method`
             return self._defer(node, origin, receiver, args, keywords)
         if method not in known_apis.INERT_METHODS:
-            self.escaped.add(receiver.root)
+            if self._library_call_may_shard(receiver, method, args, keywords):
+                self.escaped.add(receiver.root)
             self._escape(args, keywords)
         return Fresh(None)
+
+    def _library_call_may_shard(self, receiver: Obj, method: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> bool:
+        """Whether `receiver.method(...)`, a method the tree does not define, may shard the module
+        it is called on: unless its class is known, and the library it takes the method from
+        shards nothing there (`known_apis.library_method_may_shard`: a Hugging Face model's
+        `gradient_checkpointing_enable()`), and no function given to it may shard."""
+        if any(self._may_shard(option) for value in list(args) + list(keywords.values()) for option in options_of(value)):
+            return True
+        found = self.canonical(receiver)
+        cls = self.class_name(found) or found.cls
+        return cls is None or known_apis.library_method_may_shard(class_values.method_sources(self.project, cls, method), method)
 
     def _state_dict_getter(self, node: nodes.Call, getter: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         full = self.full_state_dict(node)

@@ -152,6 +152,24 @@ _WRAPPER_INSTANCES = {
 
 # nn.Module by its names; its method resolution order is itself and `object`.
 MODULE_CLASSES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module", "torch.nn.modules.Module"})
+# Classes outside the tree whose methods call `fully_shard` only where named here: torch's
+# `nn.Module` (2.13: the source of its module names no FSDP) and transformers' `PreTrainedModel`
+# (4.57.1: none of its methods does; 5.24.0: `maybe_distribute_model`, of its `DistributedMixin`,
+# applies the model's FSDP plan). What else a method of one runs is their code and the functions
+# it is given.
+_SHARDING_METHODS = {
+    **{name: frozenset() for name in MODULE_CLASSES},
+    **{name: frozenset({"maybe_distribute_model"}) for name in (PRETRAINED_MODEL, "transformers.modeling_utils.PreTrainedModel")},
+}
+
+
+def library_method_may_shard(classes: Tuple[str, ...], method: str) -> bool:
+    """Whether `method`, taken from the classes outside the tree `classes` (an object's own class,
+    or the library bases of a class of the tree), may call `fully_shard` on its own: unless each
+    is a class whose methods are known (`_SHARDING_METHODS`) and this is none that shards."""
+    return not classes or any(method in _SHARDING_METHODS.get(cls, frozenset({method})) for cls in classes)
+
+
 # Builtin types no module is an instance of.
 BUILTIN_TYPES = frozenset(f"builtins.{name}" for name in ("list", "tuple", "dict", "set", "frozenset", "str", "bytes", "int", "float", "bool", "complex"))
 

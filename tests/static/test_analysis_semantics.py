@@ -3393,3 +3393,29 @@ def test_a_finding_names_the_object_as_the_code_at_its_line_does():
     assert sorted(messages) == ["FSD202", "FSD301"]
     assert "over `actor`'s parameters" in messages["FSD202"]
     assert "`self.model`'s state dict" in messages["FSD301"]
+
+
+def test_a_library_method_shards_its_model_only_where_the_library_says_so():
+    """A Hugging Face model's `gradient_checkpointing_enable()` shards nothing: the root-only
+    `fully_shard` after it is reported; transformers 5's `maybe_distribute_model` applies the
+    model's FSDP plan, and a method given a function that shards may call it on submodules."""
+    program = SHARD + """
+    from transformers import AutoModelForCausalLM
+    from parallel import shard_layer
+
+    def build(path, cfg, mesh):
+        model = AutoModelForCausalLM.from_pretrained(path)
+        model.{call}
+        fully_shard(model)
+        return model
+    """
+    helper = SHARD + "def shard_layer(module):\n    fully_shard(module)\n"
+    found = {
+        call: _lint({"train.py": program.replace("{call}", call), "parallel.py": helper})
+        for call in ("gradient_checkpointing_enable()", "maybe_distribute_model(model, cfg, mesh)", "visit_layers(shard_layer)")
+    }
+    assert found == {
+        "gradient_checkpointing_enable()": [("train.py", 9, "FSD101")],
+        "maybe_distribute_model(model, cfg, mesh)": [],
+        "visit_layers(shard_layer)": [],
+    }
