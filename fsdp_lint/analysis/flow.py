@@ -36,7 +36,7 @@ from fsdp_lint.analysis.context import (
 from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
-from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, class_registry, paths_to, registry_entries
+from fsdp_lint.analysis.module_globals import NOTHING, GlobalPath, ModuleGlobals, bound_globals, paths_to, registry, registry_entries
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
@@ -2217,10 +2217,10 @@ class Flow:
 
     def _module_literal(self, binding: nodes.AssignName) -> Optional[Value]:
         """What a global that its module binds once to a literal no code changes holds: a
-        constant or a sequence of constants (`named_constants`), or a registry of classes
-        (`module_globals.class_registry`)."""
+        constant or a sequence of constants (`named_constants`), or a registry of classes or
+        functions (`module_globals.registry`)."""
         found = named_constants.global_constant(self.project, binding)
-        return found if found is not None else class_registry(binding, self._class_ref)
+        return found if found is not None else registry(binding, self._registered)
 
     def _item_deferred(self, held: Union[nodes.Name, nodes.Attribute]) -> Optional[Deferred]:
         """Where an item of the global read at `held` is called (`MODEL_REGISTRY[name](cfg)`),
@@ -2238,9 +2238,15 @@ class Flow:
                 return found
         return None
 
-    def _class_ref(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[ClassRef]:
+    def _registered(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[Value]:
+        """What an entry of a registry names, where the walk can call it: a class of the tree (or
+        torch's), or a function of a module of the tree entered already (one not entered yet is
+        none until it is: the call of the entry demands it, `_item_deferred`)."""
         found = self._class_value(node)
-        return found if isinstance(found, ClassRef) else None
+        if isinstance(found, ClassRef):
+            return found
+        qname = self.qualified_name(node)
+        return Partial(qname, (), ()) if qname and isinstance(self.project.callable_for_flow(qname), nodes.FunctionDef) else None
 
     def _class_value(self, node: Union[nodes.Name, nodes.Attribute]) -> Value:
         """A class handed on as a value (`param_class = QFSDPParam if quantized else FSDPParam`):
@@ -2498,6 +2504,12 @@ class Flow:
             called = self._call_partial(node, func_value, args, keywords)
             if called is not None:
                 return called
+        if isinstance(func_value, Either) and all(isinstance(option, Partial) for option in func_value.options):
+            # one of several functions (`models_parallelize_fns[name](model, mesh)` of a registry
+            # of them): each runs on the runs that pick it
+            return self._alternatives(node, [
+                lambda option=option: self._apply_call(node, option, args, keywords) for option in func_value.options
+            ], [guard for _, guard in guarded_options(func_value)])
         spawned = known_apis.spawned_call(qname, args, keywords)
         if spawned is not None and isinstance(spawned[0], Partial):
             # each process runs `fn(rank, *args)`: a call of it here, with a rank not known

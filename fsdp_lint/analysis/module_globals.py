@@ -111,20 +111,22 @@ def assigned_literal(binding: nodes.AssignName) -> Optional[nodes.NodeNG]:
     return None
 
 
-def class_registry(binding: nodes.AssignName, class_of: Callable[[nodes.NodeNG], Optional[ClassRef]]) -> Optional[Container]:
+def registry(binding: nodes.AssignName, registered: Callable[[nodes.NodeNG], Optional[Value]]) -> Optional[Container]:
     """The value of a global its module binds once to a dict literal of constant keys whose
-    values are all classes (`class_of`: the class a value's expression names, if one the walk
-    can construct: a class in a module not entered yet is none until it is), and that no code of
-    the module changes in place (`_changed`): a registry that code picks a class from by a key
-    known at run time, `MODEL_REGISTRY[config.model.type](config.model)`, which constructs one
-    of them. None for other globals."""
+    values are all classes or functions of the tree (`registered`: the `ClassRef` or `Partial` a
+    value's expression names, if one the walk can call: a class in a module not entered yet is
+    none until it is), and that no code of the module changes in place (`_changed`): a registry
+    that code picks an entry from by a key known at run time,
+    `MODEL_REGISTRY[config.model.type](config.model)` (which constructs one of the classes) or
+    `models_parallelize_fns[name](model, mesh)` (which runs one of the functions). None for
+    other globals."""
     entries = registry_entries(binding)
     if entries is None:
         return None
-    classes = [class_of(item) for _, item in entries]
-    if None in classes:
+    values = [registered(item) for _, item in entries]
+    if None in values:
         return None
-    return Container(tuple(classes), tuple(key for key, _ in entries))  # type: ignore[arg-type]
+    return Container(tuple(values), tuple(key for key, _ in entries))  # type: ignore[arg-type]
 
 
 def registry_entries(binding: nodes.AssignName) -> Optional[Tuple[Tuple[object, nodes.NodeNG], ...]]:
