@@ -38,9 +38,9 @@ class Registration(NamedTuple):
 def registered_in(project: "Project", registry: str) -> Tuple[Registration, ...]:
     """The registrations into the dict `registry` by the classes of the modules parsed so far
     (indexed again when more are)."""
-    modules = list(project.modules.values())
     known = _BY_REGISTRY.get(project)
-    if known is None or known[0] != len(modules):
+    if known is None or known[0] != len(project.modules):
+        modules = list(project.modules.values())
         index: Dict[str, Tuple[Registration, ...]] = {}
         for module in modules:
             for found in _of_module(project, module):
