@@ -2248,11 +2248,12 @@ class Flow:
     def _result_called(self, func_value: Obj) -> Optional[Deferred]:
         """A call of what a call into a module not entered returned (`engine_cls =
         EngineRegistry.get_engine_cls(backend="fsdp2")`, then `engine_cls(dim=8)`): a class or
-        function that module picks (from a registry: `registrations`), whose code, which no walk
-        knows yet, decides what the object built does; the call demands the module."""
+        function that module picks from a registry that decorators fill (`registrations`), whose
+        code, which no walk knows yet, decides what the object built does; the call demands the
+        module."""
         module = self.deferred_module(self.canonical(func_value))
-        if module is None:
-            return None
+        if module is None or not registrations.fills_module(self.project, module):
+            return None  # only a registry's module (any other demanded so: torchtitan 12.8 -> 14.6 CPU s)
         self.project.demand({module})
         return Deferred(module)
 

@@ -49,6 +49,13 @@ def registered_in(project: "Project", registry: str) -> Tuple[Registration, ...]
     return known[1].get(registry, ())
 
 
+def fills_module(project: "Project", module: str) -> bool:
+    """Whether a decorator of the modules parsed so far registers classes into a dict of `module`
+    (a global of it, or an attribute of one of its classes)."""
+    registered_in(project, "")  # the index, up to date
+    return any(registry.startswith(module + ".") for registry in _BY_REGISTRY[project][1])
+
+
 def changed_in_class(cls: nodes.ClassDef, attr: str, decorated: Sequence[Registration]) -> bool:
     """Whether the code of `cls` may change its dict `attr` otherwise than by the registrations
     `decorated`: an item of it assigned or deleted elsewhere, a method of it called or read
