@@ -614,11 +614,18 @@ class Flow:
         return root[0] == self.key and root not in self.param_roots.values() and root != self.self_root
 
     def shown(self, obj: Obj) -> str:
-        """`obj` as the code of this walk names it, for a message: an object a helper built as `m`
-        and returned, bound here to `actor`, is `actor` (by the variable holding it, or holding
-        what it is part of, or by the attribute it is stored in: `self.model`); an object no
-        variable of this walk holds keeps the name it got where it was made (`Obj.display`)."""
-        for name in self.names_of(obj):
+        """`obj` as the code of this walk names it, for a message: by the variable it was made
+        under where that still holds it (`model.layers[*]`, not the loop's `layer`); else an object
+        a helper built as `m` and returned, bound here to `actor`, is `actor` (by the variable
+        holding it, or holding what it is part of, or by the attribute it is stored in:
+        `self.model`); an object no variable of this walk holds keeps the name it got where it
+        was made (`Obj.display`)."""
+        names = self.names_of(obj)
+        for name in names:  # by the variable its root was bound to, where that still holds it
+            bound = self.env.get(name.root[1])
+            if isinstance(bound, Obj) and bound.root == name.root and not bound.attrs:
+                return name.display
+        for name in names:
             held = max(
                 ((variable, value) for variable, value in self.env.items()
                  if isinstance(value, Obj) and value.root == name.root and value.attrs == name.attrs[: len(value.attrs)]),
