@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterat
 from astroid import nodes
 
 from fsdp_lint import fsdp1_api
-from fsdp_lint.analysis import class_values, containers, deciding_modules, environment, known_apis, module_globals, named_constants, paths, syntax, truths
+from fsdp_lint.analysis import (
+    class_values, containers, deciding_modules, environment, known_apis, module_globals, named_constants, paths, registrations, syntax, truths,
+)
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
@@ -37,7 +39,7 @@ from fsdp_lint.analysis.closures import free_variables
 from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, rank_test, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
 from fsdp_lint.analysis.module_globals import (
-    NOTHING, GlobalPath, ModuleGlobals, bound_globals, class_registry, global_root, is_global, paths_to, registry_entries,
+    NOTHING, GlobalPath, ModuleGlobals, assigned_literal, bound_globals, global_root, is_global, paths_to, registry, registry_entries, registry_of,
 )
 from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
@@ -2313,10 +2315,17 @@ class Flow:
 
     def _module_literal(self, binding: nodes.AssignName) -> Optional[Value]:
         """What a global that its module binds once to a literal no code changes holds: a
-        constant or a sequence of constants (`named_constants`), or a registry of classes
-        (`module_globals.class_registry`)."""
+        constant or a sequence of constants (`named_constants`), or a registry of classes or
+        functions (`module_globals.registry`)."""
         found = named_constants.global_constant(self.project, binding)
-        return found if found is not None else class_registry(binding, self._class_ref)
+        return found if found is not None else registry(binding, self._registered, self._registrations(binding))
+
+    def _registrations(self, binding: nodes.AssignName) -> Tuple[registrations.Registration, ...]:
+        """The classes decorators register into the global bound at `binding`, where it is bound
+        to what may be a dict (a literal, or an object built with no arguments)."""
+        if not isinstance(assigned_literal(binding), (nodes.Dict, nodes.Call)):
+            return ()
+        return registrations.registered_in(self.project, f"{binding.root().name}.{binding.name}")
 
     def _item_deferred(self, held: Union[nodes.Name, nodes.Attribute]) -> Optional[Deferred]:
         """Where an item of the global read at `held` is called (`MODEL_REGISTRY[name](cfg)`),
@@ -2328,24 +2337,47 @@ class Flow:
         if isinstance(found, Deferred):
             return found
         binding = self.project.global_binding(qname)
-        for _, item in (registry_entries(binding) if binding is not None else None) or ():
-            found = self.project.callable_for_flow(self.qualified_name(item))
+        for _, item in (registry_entries(binding, self._registrations(binding)) if binding is not None else None) or ():
+            found = self.project.callable_for_flow(self._entry_name(item))
             if isinstance(found, Deferred):
                 return found
         return None
 
-    def _class_ref(self, node: Union[nodes.Name, nodes.Attribute]) -> Optional[ClassRef]:
-        found = self._class_value(node)
-        return found if isinstance(found, ClassRef) else None
+    def _result_called(self, func_value: Obj) -> Optional[Deferred]:
+        """A call of what a call into a module not entered returned (`engine_cls =
+        EngineRegistry.get_engine_cls(backend="fsdp2")`, then `engine_cls(dim=8)`): a class or
+        function that module picks from a registry that decorators fill (`registrations`), whose
+        code, which no walk knows yet, decides what the object built does; the call demands the
+        module."""
+        module = self.deferred_module(self.canonical(func_value))
+        if module is None or not registrations.fills_module(self.project, module):
+            return None  # only a registry's module (any other demanded so: torchtitan 12.8 -> 14.6 CPU s)
+        self.project.demand({module})
+        return Deferred(module)
+
+    def _registered(self, node: Union[nodes.Name, nodes.Attribute, nodes.ClassDef]) -> Optional[Value]:
+        """What an entry of a registry names (a registered class, or the name of one), where the
+        walk can call it: a class of the tree (or torch's), or a function of a module of the tree
+        entered already (one not entered yet is none until it is: the call of the entry demands
+        it, `_item_deferred`)."""
+        qname = self._entry_name(node)
+        if qname and self._class_named(qname):
+            return ClassRef(qname)
+        return Partial(qname, (), ()) if qname and isinstance(self.project.callable_for_flow(qname), nodes.FunctionDef) else None
+
+    def _entry_name(self, node: Union[nodes.Name, nodes.Attribute, nodes.ClassDef]) -> Optional[str]:
+        return self.project.class_qname(node) if isinstance(node, nodes.ClassDef) else self.qualified_name(node)
 
     def _class_value(self, node: Union[nodes.Name, nodes.Attribute]) -> Value:
         """A class handed on as a value (`param_class = QFSDPParam if quantized else FSDPParam`):
         what calling the value builds is then known, for a class of the tree and for torch's
         `FSDPParam` (`_builds_fsdp_param`); other values stay unknown."""
         qname = self.qualified_name(node)
-        if qname and (qname in known_apis.FSDP_PARAM_CLASSES or class_values.class_named(self.project, qname) is not None or self._optimizer_named(qname)):
-            return ClassRef(qname)
-        return UNKNOWN
+        return ClassRef(qname) if qname and self._class_named(qname) else UNKNOWN
+
+    def _class_named(self, qname: str) -> bool:
+        """Whether the walk knows what calling the class `qname` builds (`_class_value`)."""
+        return qname in known_apis.FSDP_PARAM_CLASSES or class_values.class_named(self.project, qname) is not None or bool(self._optimizer_named(qname))
 
     def _optimizer_named(self, qname: Optional[str]) -> Optional[str]:
         """The class name of the optimizer `qname` names (torch's, one the configuration
@@ -2435,8 +2467,23 @@ class Flow:
         if isinstance(base, ClassRef):  # `Utils.MODEL_KEY`
             cls = class_values.class_named(self.project, base.qname)
             found = named_constants.class_constant(self.project, cls, attr) if cls is not None else None
+            if found is None and cls is not None:
+                found = self._class_registry(cls, attr)
             return UNKNOWN if found is None else found
         return UNKNOWN
+
+    def _class_registry(self, cls: nodes.ClassDef, attr: str) -> Optional[Value]:
+        """`EngineRegistry._engines` (read as `cls._engines` in a classmethod): a dict its class
+        binds once in its body, into which decorators register classes
+        (`fsdp_lint.analysis.registrations`), and which no code of its class changes otherwise:
+        the registry of those classes (`module_globals.registry`)."""
+        bindings = cls.locals.get(attr, ())
+        if len(bindings) != 1 or not isinstance(bindings[0], nodes.AssignName) or bindings[0].statement().parent is not cls:
+            return None
+        decorated = registrations.registered_in(self.project, f"{self.project.class_qname(cls)}.{attr}")
+        if not decorated or registrations.changed_in_class(cls, attr, decorated):
+            return None
+        return registry_of(assigned_literal(bindings[0]), self._registered, decorated)
 
     def _is_none(self, value: Value) -> Optional[bool]:
         """Whether a value is None: True when every value it may be is the constant, False when
@@ -2600,6 +2647,12 @@ class Flow:
             called = self._call_partial(node, func_value, args, keywords)
             if called is not None:
                 return called
+        if isinstance(func_value, Either) and all(isinstance(option, Partial) for option in func_value.options):
+            # one of several functions (`models_parallelize_fns[name](model, mesh)` of a registry
+            # of them): each runs on the runs that pick it
+            return self._alternatives(node, [
+                lambda option=option: self._apply_call(node, option, args, keywords) for option in func_value.options
+            ], [guard for _, guard in guarded_options(func_value)])
         spawned = known_apis.spawned_call(qname, args, keywords)
         if spawned is not None and isinstance(spawned[0], Partial):
             # each process runs `fn(rank, *args)`: a call of it here, with a rank not known
@@ -2706,6 +2759,8 @@ class Flow:
         target = self.project.callable_for_flow(qname)
         if target is None and isinstance(func, nodes.Subscript) and isinstance(func.value, (nodes.Name, nodes.Attribute)):
             target = self._item_deferred(func.value)
+        if target is None and isinstance(func_value, Obj):
+            target = self._result_called(func_value)
         if isinstance(target, Deferred):
             return self._defer(node, target.module, None, args, keywords)
         if isinstance(target, nodes.FunctionDef):

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from astroid import nodes
 from astroid.const import Context
 
 from fsdp_lint.analysis.context import ABOVE, AttrPath
 from fsdp_lint.analysis.node_listing import nodes_within
+from fsdp_lint.analysis.registrations import Registration
 from fsdp_lint.analysis.values import WILDCARD, ClassRef, Container, Obj, Root, Value, constant, objects_in, options_of, path_covers
 
 GlobalPath = Tuple[Root, AttrPath]  # a global and a path inside it; `ABOVE`: a module around it
@@ -118,56 +119,87 @@ def assigned_literal(binding: nodes.AssignName) -> Optional[nodes.NodeNG]:
     return None
 
 
-def class_registry(binding: nodes.AssignName, class_of: Callable[[nodes.NodeNG], Optional[ClassRef]]) -> Optional[Container]:
+def registry(
+    binding: nodes.AssignName, registered: Callable[[nodes.NodeNG], Optional[Value]], decorated: Sequence[Registration] = (),
+) -> Optional[Container]:
     """The value of a global its module binds once to a dict literal of constant keys whose
-    values are all classes (`class_of`: the class a value's expression names, if one the walk
-    can construct: a class in a module not entered yet is none until it is), and that no code of
-    the module changes in place (`_changed`): a registry that code picks a class from by a key
-    known at run time, `MODEL_REGISTRY[config.model.type](config.model)`, which constructs one
-    of them. None for other globals."""
-    entries = registry_entries(binding)
+    values are all classes or functions of the tree (`registered`: the `ClassRef` or `Partial` a
+    value's expression, or a registered class, names, if one the walk can call: a class in a
+    module not entered yet is none until it is), and that no code of the module changes in place
+    (`_changed`) but the decorators that register classes into it (`decorated`,
+    `fsdp_lint.analysis.registrations`, where it may also be bound to an empty dict or to an
+    object of the tree's own dict class): a registry that code picks an entry from by a key
+    known at run time, `MODEL_REGISTRY[config.model.type](config.model)` (which constructs one of
+    the classes) or `models_parallelize_fns[name](model, mesh)` (which runs one of the
+    functions). None for other globals."""
+    return _registry_value(registry_entries(binding, decorated), registered)
+
+
+def registry_of(value: Optional[nodes.NodeNG], registered: Callable[[nodes.NodeNG], Optional[Value]], decorated: Sequence[Registration]) -> Optional[Container]:
+    """`registry` of a dict bound elsewhere than at module level (a class attribute,
+    `_engines = {}`), where the caller knows nothing else changes it."""
+    return _registry_value(_entries(value, decorated), registered)
+
+
+def _registry_value(entries: Optional[Tuple[Tuple[object, nodes.NodeNG], ...]], registered: Callable[[nodes.NodeNG], Optional[Value]]) -> Optional[Container]:
     if entries is None:
         return None
-    classes = [class_of(item) for _, item in entries]
-    if None in classes:
+    values = [registered(item) for _, item in entries]
+    if None in values:
         return None
-    return Container(tuple(classes), tuple(key for key, _ in entries))  # type: ignore[arg-type]
+    return Container(tuple(values), tuple(key for key, _ in entries))  # type: ignore[arg-type]
 
 
-def registry_entries(binding: nodes.AssignName) -> Optional[Tuple[Tuple[object, nodes.NodeNG], ...]]:
+def registry_entries(binding: nodes.AssignName, decorated: Sequence[Registration] = ()) -> Optional[Tuple[Tuple[object, nodes.NodeNG], ...]]:
     """The keys and value expressions of the dict literal a global is bound to, where its module
     binds it once and changes it nowhere, its keys are constants and its values names (`{"olmo":
-    Olmo}`); None otherwise. Read once per global: what the names denote is asked each time."""
-    if binding in _ENTRIES:
+    Olmo}`), with the classes decorators register into it (`registry`); None otherwise. A literal
+    is read once per global: what the names denote is asked each time."""
+    if not decorated and binding in _ENTRIES:
         return _ENTRIES[binding]
-    found = None
     value = assigned_literal(binding)
-    if (
-        isinstance(value, nodes.Dict) and value.items
-        and all(isinstance(key, nodes.Const) and isinstance(item, (nodes.Name, nodes.Attribute)) for key, item in value.items)
-        and _bound_once(binding) is value
-    ):
-        found = tuple((key.value, item) for key, item in value.items)
-    _ENTRIES[binding] = found
+    found = _entries(value, decorated)
+    if found is not None and _bound_once(binding, frozenset(id(r.store) for r in decorated)) is not value:
+        found = None
+    if not decorated:
+        _ENTRIES[binding] = found
     return found
 
 
-def _bound_once(binding: nodes.AssignName) -> Optional[nodes.NodeNG]:
+def _entries(value: Optional[nodes.NodeNG], decorated: Sequence[Registration]) -> Optional[Tuple[Tuple[object, nodes.NodeNG], ...]]:
+    """The entries of a dict literal of constant keys and names, with the classes decorators
+    register into it; where some do, it may be empty, or an object built with no arguments (of
+    the tree's own dict class, `Register()`). None for other values."""
+    if isinstance(value, nodes.Dict) and (value.items or decorated) and all(
+        isinstance(key, nodes.Const) and isinstance(item, (nodes.Name, nodes.Attribute)) for key, item in value.items
+    ):
+        return tuple((key.value, item) for key, item in value.items) + tuple((r.key, r.cls) for r in decorated)
+    if decorated and isinstance(value, nodes.Call) and not value.args and not value.keywords:
+        return tuple((r.key, r.cls) for r in decorated)
+    return None
+
+
+def _bound_once(binding: nodes.AssignName, registering: FrozenSet[int] = frozenset()) -> Optional[nodes.NodeNG]:
     """The literal a global is bound to where its module binds it once and only there (no other
     assignment, no `global` rebinding in a function, no `+=`), and, unless it is a constant or a
-    tuple, no code of the module changes it in place; None otherwise."""
+    tuple, no code of the module changes it in place but the item assignments `registering`
+    (by id); None otherwise."""
     module = binding.scope()
     value = assigned_literal(binding)
     if value is None or not isinstance(module, nodes.Module) or len(module.locals.get(binding.name, ())) != 1:
         return None
-    return value if isinstance(value, (nodes.Const, nodes.Tuple)) or not _changed(module, binding.name) else None
+    return value if isinstance(value, (nodes.Const, nodes.Tuple)) or not _changed(module, binding.name, registering) else None
 
 
-def _changed(module: nodes.Module, name: str) -> bool:
+def _changed(module: nodes.Module, name: str, registering: FrozenSet[int] = frozenset()) -> bool:
     """Whether the module's code may change the list bound to `name` in place: a method of it
-    called or read (`NAMES.append`), an item or slice of it assigned or deleted."""
+    called or read (`NAMES.append`), an item or slice of it assigned or deleted (but by the
+    item assignments `registering`, by id)."""
     return any(
-        read.name == name and (isinstance(read.parent, nodes.Attribute) or isinstance(read.parent, nodes.Subscript) and read.parent.ctx != Context.Load)
+        read.name == name and (
+            isinstance(read.parent, nodes.Attribute)
+            or isinstance(read.parent, nodes.Subscript) and read.parent.ctx != Context.Load and id(read.parent) not in registering
+        )
         for read in nodes_within(module, nodes.Name)
     )
 
