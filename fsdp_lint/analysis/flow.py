@@ -703,11 +703,8 @@ class Flow:
                     if isinstance(option, Obj):
                         index.setdefault(option.root, []).append((key, option))
                     elif isinstance(option, Container):
-                        item = (key[0], key[1] + (WILDCARD,))
-                        for held in option.items:
-                            for obj in options_of(held):
-                                if isinstance(obj, Obj):
-                                    index.setdefault(obj.root, []).append((item, obj))
+                        for obj in objects_in(option):
+                            index.setdefault(obj.root, []).append(((key[0], key[1] + (WILDCARD,)), obj))
             self._holders = (self._attr_version, index)
         return index.get(root, [])
 
@@ -3729,7 +3726,7 @@ class Flow:
             held = [(o, path, len(options) == 1) for o in objects]
             for option in options if len(options) == 1 else ():
                 if isinstance(option, Container):  # `self.models = {"backbone": model}`: each item, as `self.models[...]` reads it
-                    items = [o for item in option.items for o in options_of(item) if isinstance(o, Obj)]
+                    items = objects_in(option)
                     held.extend((o, path + (WILDCARD,), len(items) == 1) for o in items)
             for state in contained(value, StateDict) if relative is not None else ():
                 for owner in related_objects(state):
