@@ -240,6 +240,9 @@ class Flow:
         # not the runs (`_issued`)
         self._loops: List[Tuple[Path, FrozenSet[str]]] = []
         self._pass_outcomes: Set[paths.Literal] = set()
+        # the loops the walk is in that count their passes (`syntax.pass_counter`): the counter's
+        # name, and the objects its first pass reached by subscripting with it (`items[i]`)
+        self._counted: List[Tuple[str, List[Obj]]] = []
         self._left: List[Path] = []  # the paths of runs an arm ended (`return`, `raise`): `_join` excludes them
         self._raising = False  # the statement being walked raises on every run that gets here (`_raises`)
         # The class each local object was constructed from, the objects built under a meta-device
@@ -1939,7 +1942,7 @@ class Flow:
                 element = containers.element_of(iterated)
                 at_least_once = known_apis.never_empty(node.iter) or through
                 later = containers.next_item(element)
-                self._loop(node, lambda index: self._bind(node.target, later if index else element), objects_in(element), at_least_once)
+                self._loop(node, lambda index: self._bind(node.target, later if index else element), objects_in(element), at_least_once, self._pass_counter(node))
             self._block(node.orelse)
         elif isinstance(node, nodes.While):
             self._eval(node.test)
@@ -1999,6 +2002,7 @@ class Flow:
 
     def _loop(
         self, loop: Union[nodes.For, nodes.AsyncFor, nodes.While], bind_target, elements: Tuple[Obj, ...], at_least_once: bool = False,
+        counter: Optional[str] = None,
     ) -> None:
         """Run a loop body as its first iteration, then, unless that changed no binding, as the
         later ones, starting where the first ended (a flag the first iteration set, `sharded =
@@ -2009,23 +2013,31 @@ class Flow:
         analysis names all the items of a list `items[*]`: what the first pass did to its item is
         on a path of its own (an iteration literal), so the second pass does not see its own item
         as already sharded. An item of `model.modules()` is a member of its own in each pass
-        (`containers.next_item`)."""
+        (`containers.next_item`). So is an item subscripted by the loop's `counter` (`for i in
+        range(n): fully_shard(model.layers[i])`): another on each pass."""
         before = self._snapshot()
         ends = [] if at_least_once else [before]
         first_step = len(self.meta_steps)
         iteration = (("iter", f"{loop.lineno}:{loop.col_offset}"),)
         self._pass_outcomes.add((iteration, False))
         self._loops.append((self.path, syntax.loop_bound(loop)))
+        counted: List[Obj] = []
         for index in range(2):
             entry = self._snapshot()
             first_event = len(self.events)
             if index:
                 self.path = self.path | {(iteration, False)}
             bind_target(index)
-            self._block(loop.body)
-            if not index and elements:
+            if counter is not None and not index:
+                self._counted.append((counter, counted))
+                self._block(loop.body)
+                self._counted.pop()
+            else:
+                self._block(loop.body)
+            passed = elements + tuple(counted)
+            if not index and passed:
                 for event in self.events[first_event:]:
-                    if any(self.contains(element, event.target) for element in elements):
+                    if any(self.contains(element, event.target) for element in passed):
                         event.path = event.path | {(iteration, True)}
             ends.append(self._snapshot())
             if self.env == entry.env and self.attr_env == entry.attr_env:
@@ -2033,6 +2045,20 @@ class Flow:
         self._loops.pop()
         self._join(ends)
         self._passed_loop(first_step)
+
+    def _pass_counter(self, loop: Union[nodes.For, nodes.AsyncFor]) -> Optional[str]:
+        """The name `loop` binds to its pass's number (`syntax.pass_counter`), where the iterator
+        it counts with is the builtin."""
+        found = syntax.pass_counter(loop)
+        return found[1] if found is not None and self.project.binding(found[0]) is None else None
+
+    def _count_pass_item(self, name: str, item: Value) -> None:
+        """`items[name]` read in the first pass of the innermost loop counting its passes in
+        `name`: the objects it may be are that pass's own."""
+        for counter, counted in reversed(self._counted):
+            if counter == name:
+                counted.extend(option for option in options_of(item) if isinstance(option, Obj) and option not in counted)
+                return
 
     def _passed_loop(self, first_step: int) -> None:
         """Where a loop ends, each object on the meta device is as far as some pass got it, on
@@ -2068,7 +2094,10 @@ class Flow:
                 return read
             base = self._eval(node.value)
             index = self._eval(node.slice)
-            return either([containers.subscript(option, node.slice, index) for option in options_of(base)])
+            item = either([containers.subscript(option, node.slice, index) for option in options_of(base)])
+            if self._counted and isinstance(node.slice, nodes.Name):
+                self._count_pass_item(node.slice.name, item)
+            return item
         if isinstance(node, nodes.Call):
             return self._call(node)
         if isinstance(node, (nodes.List, nodes.Tuple, nodes.Set)):

@@ -7,7 +7,7 @@ the project (`analysis.project`).
 from __future__ import annotations
 
 import functools
-from typing import FrozenSet, List, Optional, Union
+from typing import FrozenSet, List, Optional, Tuple, Union
 
 from astroid import nodes
 
@@ -98,6 +98,31 @@ def loop_bound(loop: Union[nodes.For, nodes.AsyncFor, nodes.While]) -> FrozenSet
             if chain is not None:
                 found.add(chain)
     return frozenset(found)
+
+
+# Builtins whose iteration gives a loop's target a new integer on each pass: `range`'s items, and
+# the index `enumerate` pairs each item with.
+_COUNTING_ITERATORS = frozenset({"range", "enumerate"})
+
+
+def pass_counter(loop: Union[nodes.For, nodes.AsyncFor]) -> Optional[Tuple[nodes.Name, str]]:
+    """The iterator a loop counts its passes with (its name, which the caller tells is the
+    builtin's or not) and the name it binds the count to (`for i in range(n)`, `for i, block in
+    enumerate(blocks)`), where its body never binds that name again: `items[i]` is then another
+    item on each pass."""
+    iterated = loop.iter
+    if not (isinstance(iterated, nodes.Call) and isinstance(iterated.func, nodes.Name) and iterated.func.name in _COUNTING_ITERATORS):
+        return None
+    target = loop.target
+    if iterated.func.name == "enumerate":
+        target = target.elts[0] if isinstance(target, nodes.Tuple) and target.elts else None
+    if not isinstance(target, nodes.AssignName):
+        return None
+    for statement in loop.body:
+        for node in statement.nodes_of_class(nodes.AssignName, skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+            if node.name == target.name:
+                return None
+    return iterated.func, target.name
 
 
 def ends_pass(statement: nodes.NodeNG) -> bool:
