@@ -256,6 +256,22 @@ def element_of(value: Value) -> Value:
     return UNKNOWN
 
 
+def held_modules(sequential: bool, args: List[Value]) -> Value:
+    """The items of a `ModuleList`/`ModuleDict`/`Sequential` built from `args` (`sequential`:
+    the last), as a subscript or a loop over it finds them (`layers[i]`, `for stage in stages`):
+    `Sequential(a, b)` holds its arguments (one module given alone is its item too); the others,
+    and `Sequential(OrderedDict(...))`, what the one list or dict given holds (a dict's values).
+    What they are where the walk does not know: unknown."""
+    if sequential and (len(args) > 1 or args and isinstance(args[0], Obj)):
+        return either(list(args))
+    if len(args) != 1:
+        return UNKNOWN
+    given = args[0]
+    if isinstance(given, Container) and given.keys is not None:
+        return either(list(given.items)) if given.items else UNKNOWN
+    return element_of(given)
+
+
 def spread_keywords(value: Value, fields: Tuple[str, ...]) -> List[Tuple[Dict[str, Value], Path]]:
     """The keywords a `**kwargs` spreads into a record's fields, for each dict it may be (a dict
     built key by key, `args["fsdp"] = cfg`, then `Config(**args)`), with the branch outcomes of

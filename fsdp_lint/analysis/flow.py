@@ -2794,7 +2794,8 @@ class Flow:
         if isinstance(target, nodes.ClassDef):
             return self._construct(node, qname, args, keywords)
         if qname and qname.startswith(known_apis.LEAF_MODULE_PREFIX) and qname.rsplit(".", 1)[-1][:1].isupper():
-            return Fresh(qname, known_apis.built_true(node, qname))
+            built = Fresh(qname, known_apis.built_true(node, qname))
+            return self._module_container(node, qname, args, built) if qname in known_apis.BLOCK_CONTAINERS else built
         if qname in known_apis.FSDP1_WRAPPERS:  # a new module, the FSDP1 unit around its argument
             self._escape(args, keywords)
             return Fresh(qname)
@@ -2808,6 +2809,21 @@ class Flow:
             self._candidates[id(node)] = OptimizerBuilt(self._tick(), candidate, self.path, containers.params_taken(args[0]))
             return candidate
         return Fresh(None)
+
+    def _module_container(self, node: nodes.Call, qname: str, args: List[Value], built: Fresh) -> Value:
+        """`nn.ModuleList(stages)`: a new container whose items are the modules given
+        (`containers.held_modules`), as `self.models[name] = model` stores one (`stages` sharded
+        by the caller are sharded items of the list), where they are modules the code already
+        holds (named, not built in the call: `ModuleList([Block() for _ in range(n)])` makes its
+        items there, which the container's path `layers[*]` names as well as anything)."""
+        if not node.args or not all(isinstance(arg, (nodes.Name, nodes.Attribute, nodes.Subscript)) for arg in node.args):
+            return built
+        held = containers.held_modules(qname == known_apis.SEQUENTIAL, args)
+        if not any(isinstance(option, Obj) for option in options_of(held)):
+            return built
+        container = self._materialise(built, syntax.assigned_name(node) or node)
+        self._set_attribute(container, WILDCARD, held, node, None, None)
+        return container
 
     def _call_partial(self, node: nodes.Call, partial: Partial, args: List[Value], keywords: Dict[Optional[str], Value]) -> Optional[Value]:
         """A call of a function of the tree (or a partial of one) with the arguments it binds
