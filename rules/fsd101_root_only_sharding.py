@@ -210,27 +210,28 @@ class RootOnlySharding(Rule):
 
     def __init__(self, reporter):
         super().__init__(reporter)
-        self._roots: List[Tuple[nodes.Call, Value]] = []
+        self._roots: List[Tuple[nodes.Call, nodes.NodeNG, Value]] = []
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        if not flow.is_fully_shard_call(node) or not node.args:
+        module = flow.sharded_module(node)
+        if module is None:
             return
-        target = flow.value(node.args[0])
+        target = flow.value(module)
         if isinstance(target, Obj):
             if flow.has_sharded_descendant_here(target) or any(flow.contains(target, Obj(root)) for root in flow.escaped):
                 return  # blocks sharded first, or handed to code that may have sharded them
         elif not isinstance(target, Fresh):
             return
         if holds_repeated_blocks(flow.project, target.cls):
-            self._roots.append((node, target))
+            self._roots.append((node, module, target))
 
     def on_function_end(self, flow: Flow) -> None:
         """Decided at the end of the walk: a block sharded after its root is FSD102's finding."""
-        for node, target in self._roots:
+        for node, module, target in self._roots:
             if isinstance(target, Obj) and (
                 any(flow.contains(target, e.target, strict=True) for e in flow.events) or part_of_larger_plan(flow, target)
             ):
                 continue
-            name = flow.shown(target) if isinstance(target, Obj) else node.args[0].as_string()
+            name = flow.shown(target) if isinstance(target, Obj) else module.as_string()
             self.report(node, self.message.format(target=name), help=self.help.format(target=name))
         self._roots = []

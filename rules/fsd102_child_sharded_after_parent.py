@@ -117,9 +117,10 @@ class ChildShardedAfterParent(Rule):
     ]
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        if not flow.is_fully_shard_call(node) or not node.args:
+        module = flow.sharded_module(node)
+        if module is None:
             return
-        for child, runs in flow.objects_on_runs(node.args[0]):
+        for child, runs in flow.objects_on_runs(module):
             parent = _earlier_ancestor(flow, child, flow.point(runs))
             if parent is not None:
                 fields = {"child": flow.shown(child), "parent": flow.shown(parent[0]), "line": parent[1]}

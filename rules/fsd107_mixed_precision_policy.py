@@ -134,7 +134,8 @@ class MixedPrecisionPolicyMistake(Rule):
         if qname in POLICY_CLASSES:
             self._check_policy(node, flow)
             return
-        if not flow.is_fully_shard_call(node) or not node.args:
+        module = flow.sharded_module(node)
+        if module is None:
             return
         for keyword, (expected, replacement) in _fsdp1_configs(node, flow):
             self.report(
@@ -142,7 +143,7 @@ class MixedPrecisionPolicyMistake(Rule):
                 f"`{keyword}` is FSDP1's config class; `fully_shard` takes `{expected}={replacement.split('(')[0]}`",
                 help=f"pass `{expected}={replacement}`",
             )
-        self._units.append(_Unit(node, list(objects_in(flow.value(node.args[0]))), _param_dtype(node, flow)))
+        self._units.append(_Unit(node, list(objects_in(flow.value(module))), _param_dtype(node, flow)))
 
     def on_function_end(self, flow: Flow) -> None:
         units, self._units = self._units, []

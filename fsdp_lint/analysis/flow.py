@@ -920,6 +920,11 @@ class Flow:
     def is_fully_shard_call(self, node: nodes.Call) -> bool:
         return self.shards(self.qualified_name(node.func)) or isinstance(self.value(node.func), ShardFunction)
 
+    def sharded_module(self, node: nodes.Call) -> Optional[nodes.NodeNG]:
+        """The expression naming the module `node` shards, where it is a sharding call that names
+        one (`fully_shard(block)`, `fully_shard(module=block)`)."""
+        return known_apis.sharded_module_node(node) if self.is_fully_shard_call(node) else None
+
     def shards(self, qname: Optional[str]) -> bool:
         """Whether `qname` is `fully_shard` or a sharding function the project declared."""
         return qname in FULLY_SHARD or self.project.apis.shards(qname)
@@ -2644,7 +2649,7 @@ class Flow:
             return WORLD_SIZE
         if qname in known_apis.DISTRIBUTED_RUN_TESTS:
             return constant(True)
-        first = args[0] if args else keywords.get("module", UNKNOWN)
+        first = args[0] if args else keywords.get(known_apis.SHARDED_MODULE_PARAMETER, UNKNOWN)
         if self.shards(qname) or isinstance(func_value, ShardFunction):
             seq = self._tick()
             targets = []

@@ -406,6 +406,16 @@ def never_returns(qname: Optional[str], func: nodes.NodeNG, builtin: bool) -> bo
     return qname in _PROCESS_EXITS or builtin and isinstance(func, nodes.Name) and func.name in _EXIT_BUILTINS
 
 
+# `fully_shard(module, *, mesh=None, ...)` (torch 2.13): the module it shards is its first
+# argument, or that parameter named (`fully_shard(module=block, mesh=mesh)`).
+SHARDED_MODULE_PARAMETER = "module"
+
+
+def sharded_module_node(call: nodes.Call) -> Optional[nodes.NodeNG]:
+    """The expression naming the module a sharding call shards, if it names one."""
+    return call_argument(call, 0, SHARDED_MODULE_PARAMETER)
+
+
 # `register_fsdp_forward_method(module, "name")` makes `module.name(...)` run FSDP2's pre- and
 # post-forward hooks, as `module(...)` does (torch 2.13, 2 gloo ranks: a registered method of a
 # unit runs its layers with the right gradients; unregistered it fails on the sharded DTensors).
