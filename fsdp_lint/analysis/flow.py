@@ -28,7 +28,7 @@ from astroid import nodes
 
 from fsdp_lint import fsdp1_api
 from fsdp_lint.analysis import (
-    class_values, containers, deciding_modules, environment, known_apis, module_globals, named_constants, paths, registrations, syntax, truths,
+    class_values, containers, deciding_modules, environment, known_apis, loaded_keys, module_globals, named_constants, paths, registrations, syntax, truths,
 )
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
@@ -3252,7 +3252,8 @@ class Flow:
             return Params(receiver)
         assigns = method == "load_state_dict" and syntax.assigns(node)
         if assigns:
-            self._replaced(receiver, node)
+            for owner in loaded_keys.replaced_by_load(receiver, args, keywords):
+                self._replaced(owner, node)
         if method == "to_empty":
             self._advance(receiver, MetaState.EMPTY)
         elif known_apis.initialises(method) and (method != "load_state_dict" or assigns or self.meta_state(receiver) >= MetaState.EMPTY):
