@@ -403,21 +403,29 @@ class Flow:
             found.append(item)
         return found
 
-    def _with_roots_made(self, events: List[ShardEvent]) -> List[ShardEvent]:
+    def _with_roots_made(self, events: List[ShardEvent], at: Optional[nodes.NodeNG] = None) -> List[ShardEvent]:
         """Shard events as a caller sees them, each of a module inside another that a
         `fully_shard` of this walk makes an `FSDPModule` on every run that made it and returned,
         under a condition of its own (`if use_fsdp: <blocks>; fully_shard(model)`), with that
         module's `FSDPModule` literal: a caller, or its callee, that finds `model` no `FSDPModule`
         (`isinstance(model, (FSDPModule, DDP))` false) is on no run that sharded the blocks,
-        though it cannot name the condition. Where the outer shard is on every run, it says nothing."""
+        though it cannot name the condition. Where the outer shard is on every run, it says nothing.
+        With `at`, a call after them: as its callee sees the events of this walk before it, the
+        outer shard made on every run that made the inner one and reached `at`."""
+        outers = [
+            (outer, own) for outer in events
+            if not outer.above and not outer.guarded and not outer.inherited and not any(map(is_wildcard, outer.target.attrs))
+            for own in [_conditions(outer) - self._entry_path] if own
+        ]
+        if not outers:
+            return events
         found = []
         for event in events:
             made = [
-                paths.fsdp_module(outer.target.root, outer.target.attrs) for outer in events
-                if outer is not event and not outer.above and not outer.guarded and not any(map(is_wildcard, outer.target.attrs))
-                and _conditions(outer) - self._entry_path and all(paths.holds_on(literal, event.path) for literal in _conditions(outer) - self._entry_path)
-                and self.contains(outer.target, event.target, strict=True, must=True) and syntax.runs_whenever(outer.node, event.node, self.scope)
-            ]
+                paths.fsdp_module(outer.target.root, outer.target.attrs) for outer, own in outers
+                if outer is not event and all(paths.holds_on(literal, event.path) for literal in own)
+                and self.contains(outer.target, event.target, strict=True, must=True) and syntax.runs_whenever(outer.node, at or event.node, self.scope)
+            ] if not event.inherited else []
             found.append(replace(event, path=event.path | frozenset(made)) if made else event)
         return found
 
@@ -3409,6 +3417,7 @@ class Flow:
         here = self.point()
         seq, path = here
         live = [e for e in self.events if e.seq < seq and paths.compatible(e.path, path)]  # `happens_before`, at every call
+        live = self._with_roots_made(live, call)
         params: List[Tuple[str, Union[ObjectFacts, Value]]] = []
         origins: Dict[str, Origin] = {}
         passed = {name for name, value in bound.items() if not isinstance(value, Obj) and self._passes(value, live) or self._decides(func, name, value)}
