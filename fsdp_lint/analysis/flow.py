@@ -403,6 +403,27 @@ class Flow:
             found.append(item)
         return found
 
+    def _dcp_loaded(self, node: nodes.Call, loaded: Value) -> None:
+        """`dcp.load(loaded)` loads in place into the tensors it is given. An entry of the dict
+        whose class defines `state_dict` is a `Stateful` (torch 2.13's DCP calls its
+        `state_dict()`, loads into the tensors that returns, then calls its `load_state_dict`
+        with them): what its `state_dict()` returns is loaded (torchtitan's `ModelWrapper`,
+        `get_model_state_dict(model)`), and its `load_state_dict` runs."""
+        states = [loaded]
+        entries = [item for option in options_of(loaded) if isinstance(option, Container) and option.keys is not None for item in option.items]
+        entries += [self.canonical(option.child(WILDCARD)) for option in options_of(loaded) if isinstance(option, Obj)]  # a dict a caller built
+        for entry in (o for item in entries for o in options_of(item) if isinstance(o, Obj)):
+            getter = self.project.resolve_method(entry, self.self_root, "state_dict", self.self_class)
+            if isinstance(getter, nodes.FunctionDef):
+                state = self._apply_summary(node, getter, entry, [], {})
+                states.append(state)
+                setter = self.project.resolve_method(entry, self.self_root, "load_state_dict", self.self_class)
+                if isinstance(setter, nodes.FunctionDef):
+                    self._apply_summary(node, setter, entry, [state], {})
+        for state in (found for value in states for found in contained(value, StateDict)):
+            if isinstance(state.owner, Obj) and not state.copies:
+                self._advance(state.owner, MetaState.INITIALISED)
+
     def _with_roots_made(self, events: List[ShardEvent], at: Optional[nodes.NodeNG] = None) -> List[ShardEvent]:
         """Shard events as a caller sees them, each of a module inside another that a
         `fully_shard` of this walk makes an `FSDPModule` on every run that made it and returned,
@@ -2696,10 +2717,8 @@ class Flow:
             self._raising = self._raising or syntax.evaluated_whenever_statement_runs(node)
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
-        if known_apis.dcp_function(qname) in ("load", "load_state_dict"):  # loads in place into the tensors it is given
-            for state in contained(args[0] if args else keywords.get("state_dict", UNKNOWN), StateDict):
-                if isinstance(state.owner, Obj) and not state.copies:
-                    self._advance(state.owner, MetaState.INITIALISED)
+        if known_apis.dcp_function(qname) in ("load", "load_state_dict"):
+            self._dcp_loaded(node, args[0] if args else keywords.get("state_dict", UNKNOWN))
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
             self._rebuilding_call(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:
@@ -3879,12 +3898,16 @@ class Flow:
                     at = path + attrs[len(holder.attrs):]
                     if reads is not None and at[0] not in reads:
                         continue  # the method (and the methods of self it calls) never reads it
-                    for option in options_of(value):
-                        stored = self.canonical(option) if isinstance(option, Obj) else None
-                        if stored is not None and (stored.root, stored.attrs) not in seen:
+                    # an object, or one a dict or list there holds (`self.states = {"model":
+                    # ModelWrapper(model)}`: `self.states[*]`, as a subscript reads it)
+                    held = [(at, o) for o in options_of(value) if isinstance(o, Obj)]
+                    held += [(at + (WILDCARD,), o) for c in options_of(value) if isinstance(c, Container) for o in objects_in(c)]
+                    for place, option in held:
+                        stored = self.canonical(option)
+                        if (stored.root, stored.attrs) not in seen:
                             seen.add((stored.root, stored.attrs))
-                            found.append((at, stored))
-                            following.append((at, stored))
+                            found.append((place, stored))
+                            following.append((place, stored))
             frontier = following
         return found
 
