@@ -61,6 +61,10 @@ def subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
         return base
     if isinstance(base, Optimizer):
         return base  # an optimizer cannot be indexed: the value is a collection of it (`state.optimizers[0]`)
+    if isinstance(base, Iterable):
+        # a list a comprehension built (`[m for m in model.modules() if ...][0]`): one of the
+        # elements it produced, or, sliced, a list of them
+        return base if isinstance(index, nodes.Slice) else base.element
     if isinstance(base, Container) and base.items:
         if isinstance(key, Constant) or isinstance(index, nodes.Const):
             return base.item(key.value if isinstance(key, Constant) else index.value)

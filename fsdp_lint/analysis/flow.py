@@ -28,7 +28,7 @@ from astroid import nodes
 
 from fsdp_lint import fsdp1_api
 from fsdp_lint.analysis import (
-    class_values, containers, deciding_modules, environment, known_apis, module_globals, named_constants, paths, registrations, syntax, truths,
+    class_values, containers, deciding_modules, environment, known_apis, loaded_keys, module_globals, named_constants, paths, registrations, syntax, truths,
 )
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
@@ -406,21 +406,50 @@ class Flow:
             found.append(item)
         return found
 
-    def _with_roots_made(self, events: List[ShardEvent]) -> List[ShardEvent]:
+    def _dcp_loaded(self, node: nodes.Call, loaded: Value) -> None:
+        """`dcp.load(loaded)` loads in place into the tensors it is given. An entry of the dict
+        whose class defines `state_dict` is a `Stateful` (torch 2.13's DCP calls its
+        `state_dict()`, loads into the tensors that returns, then calls its `load_state_dict`
+        with them): what its `state_dict()` returns is loaded (torchtitan's `ModelWrapper`,
+        `get_model_state_dict(model)`), and its `load_state_dict` runs."""
+        states = [loaded]
+        entries = [item for option in options_of(loaded) if isinstance(option, Container) and option.keys is not None for item in option.items]
+        entries += [self.canonical(option.child(WILDCARD)) for option in options_of(loaded) if isinstance(option, Obj)]  # a dict a caller built
+        for entry in (o for item in entries for o in options_of(item) if isinstance(o, Obj)):
+            getter = self.project.resolve_method(entry, self.self_root, "state_dict", self.self_class)
+            if isinstance(getter, nodes.FunctionDef):
+                state = self._apply_summary(node, getter, entry, [], {})
+                states.append(state)
+                setter = self.project.resolve_method(entry, self.self_root, "load_state_dict", self.self_class)
+                if isinstance(setter, nodes.FunctionDef):
+                    self._apply_summary(node, setter, entry, [state], {})
+        for state in (found for value in states for found in contained(value, StateDict)):
+            if isinstance(state.owner, Obj) and not state.copies:
+                self._advance(state.owner, MetaState.INITIALISED)
+
+    def _with_roots_made(self, events: List[ShardEvent], at: Optional[nodes.NodeNG] = None) -> List[ShardEvent]:
         """Shard events as a caller sees them, each of a module inside another that a
         `fully_shard` of this walk makes an `FSDPModule` on every run that made it and returned,
         under a condition of its own (`if use_fsdp: <blocks>; fully_shard(model)`), with that
         module's `FSDPModule` literal: a caller, or its callee, that finds `model` no `FSDPModule`
         (`isinstance(model, (FSDPModule, DDP))` false) is on no run that sharded the blocks,
-        though it cannot name the condition. Where the outer shard is on every run, it says nothing."""
+        though it cannot name the condition. Where the outer shard is on every run, it says nothing.
+        With `at`, a call after them: as its callee sees the events of this walk before it, the
+        outer shard made on every run that made the inner one and reached `at`."""
+        outers = [
+            (outer, own) for outer in events
+            if not outer.above and not outer.guarded and not outer.inherited and not any(map(is_wildcard, outer.target.attrs))
+            for own in [_conditions(outer) - self._entry_path] if own
+        ]
+        if not outers:
+            return events
         found = []
         for event in events:
             made = [
-                paths.fsdp_module(outer.target.root, outer.target.attrs) for outer in events
-                if outer is not event and not outer.above and not outer.guarded and not any(map(is_wildcard, outer.target.attrs))
-                and _conditions(outer) - self._entry_path and all(paths.holds_on(literal, event.path) for literal in _conditions(outer) - self._entry_path)
-                and self.contains(outer.target, event.target, strict=True, must=True) and syntax.runs_whenever(outer.node, event.node, self.scope)
-            ]
+                paths.fsdp_module(outer.target.root, outer.target.attrs) for outer, own in outers
+                if outer is not event and all(paths.holds_on(literal, event.path) for literal in own)
+                and self.contains(outer.target, event.target, strict=True, must=True) and syntax.runs_whenever(outer.node, at or event.node, self.scope)
+            ] if not event.inherited else []
             found.append(replace(event, path=event.path | frozenset(made)) if made else event)
         return found
 
@@ -2302,9 +2331,19 @@ class Flow:
                 entries.append((UNNAMED, value))
         return containers.dict_of(tuple(entries))
 
+    def _on_this_path(self, value: Value) -> Value:
+        """What a variable holds on the runs that reach here: an option bound only on runs this
+        path excludes is not it (`if cfg["ema"]: ema = build()` ... `if cfg["ema"]:
+        shard(ema)` in a later loop turn holds that turn's model, not the one an earlier turn
+        left where this turn skipped the build). Where one option is left, every run here holds it."""
+        if not isinstance(value, Either) or not value.guards or not self.path:
+            return value
+        kept = [(option, guard) for option, guard in zip(value.options, value.guards) if paths.compatible(self.path, guard)]
+        return value if len(kept) in (0, len(value.options)) else guarded(kept)
+
     def _name(self, node: nodes.Name) -> Value:
         if node.name in self.env:
-            return self.env[node.name]
+            return self._on_this_path(self.env[node.name])
         binding = self.project.binding(node)
         if binding is None:
             # Undefined here (a star import, a name injected at run time): still one object.
@@ -2712,10 +2751,8 @@ class Flow:
             self._raising = self._raising or syntax.evaluated_whenever_statement_runs(node)
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
-        if known_apis.dcp_function(qname) in ("load", "load_state_dict"):  # loads in place into the tensors it is given
-            for state in contained(args[0] if args else keywords.get("state_dict", UNKNOWN), StateDict):
-                if isinstance(state.owner, Obj) and not state.copies:
-                    self._advance(state.owner, MetaState.INITIALISED)
+        if known_apis.dcp_function(qname) in ("load", "load_state_dict"):
+            self._dcp_loaded(node, args[0] if args else keywords.get("state_dict", UNKNOWN))
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
             self._rebuilding_call(func, args)
         if isinstance(func, nodes.Attribute) and by_receiver:
@@ -3302,7 +3339,8 @@ class Flow:
             return Params(receiver)
         assigns = method == "load_state_dict" and syntax.assigns(node)
         if assigns:
-            self._replaced(receiver, node)
+            for owner in loaded_keys.replaced_by_load(receiver, args, keywords):
+                self._replaced(owner, node)
         if method == "to_empty":
             self._advance(receiver, MetaState.EMPTY)
         elif known_apis.initialises(method) and (method != "load_state_dict" or assigns or self.meta_state(receiver) >= MetaState.EMPTY):
@@ -3448,6 +3486,7 @@ class Flow:
         here = self.point()
         seq, path = here
         live = [e for e in self.events if e.seq < seq and paths.compatible(e.path, path)]  # `happens_before`, at every call
+        live = self._with_roots_made(live, call)
         params: List[Tuple[str, Union[ObjectFacts, Value]]] = []
         origins: Dict[str, Origin] = {}
         passed = {name for name, value in bound.items() if not isinstance(value, Obj) and self._passes(value, live) or self._decides(func, name, value)}
@@ -3909,12 +3948,16 @@ class Flow:
                     at = path + attrs[len(holder.attrs):]
                     if reads is not None and at[0] not in reads:
                         continue  # the method (and the methods of self it calls) never reads it
-                    for option in options_of(value):
-                        stored = self.canonical(option) if isinstance(option, Obj) else None
-                        if stored is not None and (stored.root, stored.attrs) not in seen:
+                    # an object, or one a dict or list there holds (`self.states = {"model":
+                    # ModelWrapper(model)}`: `self.states[*]`, as a subscript reads it)
+                    held = [(at, o) for o in options_of(value) if isinstance(o, Obj)]
+                    held += [(at + (WILDCARD,), o) for c in options_of(value) if isinstance(c, Container) for o in objects_in(c)]
+                    for place, option in held:
+                        stored = self.canonical(option)
+                        if (stored.root, stored.attrs) not in seen:
                             seen.add((stored.root, stored.attrs))
-                            found.append((at, stored))
-                            following.append((at, stored))
+                            found.append((place, stored))
+                            following.append((place, stored))
             frontier = following
         return found
 

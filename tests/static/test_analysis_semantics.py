@@ -3419,3 +3419,28 @@ def test_a_library_method_shards_its_model_only_where_the_library_says_so():
         "maybe_distribute_model(model, cfg, mesh)": [],
         "visit_layers(shard_layer)": [],
     }
+
+
+def test_a_partial_assign_load_replaces_the_parameters_its_keys_name():
+    """`load_state_dict(sd, strict=False, assign=True)` replaces the parameters whose keys `sd`
+    holds and keeps the others (torch 2.13): an optimizer built before it is reported where the
+    load surely replaces parameters it trains, and not where the keys are not known."""
+    load = SHARD + """
+    import torch
+
+    def main(model, body_lr, loaded):
+        fully_shard(model)
+        whole = torch.optim.AdamW(model.parameters())
+        body = torch.optim.AdamW(model.body.parameters(), lr=body_lr)
+        LOAD
+        whole.step()
+        body.step()
+    """
+    head = 'model.load_state_dict({"head.weight": loaded}, strict=False, assign=True)'
+    assert _lint({"t.py": load.replace("LOAD", head)}) == [("t.py", 7, "FSD202")]
+    body = 'model.load_state_dict({"body.weight": loaded, "head.weight": loaded}, False, assign=True)'
+    assert _lint({"t.py": load.replace("LOAD", body)}) == [("t.py", 7, "FSD202"), ("t.py", 8, "FSD202")]
+    assert _lint({"t.py": load.replace("LOAD", "model.load_state_dict(loaded, strict=False, assign=True)")}) == []
+    assert _lint({"t.py": load.replace("LOAD", "model.load_state_dict(loaded, assign=True)")}) == [("t.py", 7, "FSD202"), ("t.py", 8, "FSD202")]
+    whole = "model.load_state_dict(model.state_dict(), strict=False, assign=True)"
+    assert _lint({"t.py": load.replace("LOAD", whole)}) == [("t.py", 7, "FSD202"), ("t.py", 8, "FSD202")]
