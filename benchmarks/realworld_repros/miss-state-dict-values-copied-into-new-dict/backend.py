@@ -1,0 +1,18 @@
+import torch
+import torch.distributed as dist
+from torch.distributed.fsdp import fully_shard
+
+from export import cpu_state
+
+
+class Backend:
+    def __init__(self, model):
+        for layer in model.layers:
+            fully_shard(layer)
+        fully_shard(model)
+        self.model = model
+
+    def save(self, path):
+        state = cpu_state(self.model)
+        if dist.get_rank() == 0:
+            torch.save(state, path)
