@@ -777,10 +777,16 @@ class Flow:
         `obj` lies in, or holds, a sharded module whichever modules their members are. With
         `runs`: on the runs that also take those branch outcomes (those that give `obj`), of which
         none reaches here where they contradict the way here."""
-        if runs and not paths.compatible(self.path, runs):
+        if runs and not paths.compatible(self.path, runs) or self._holds_no_module(obj):
             return False
         here = self.point(runs)
         return self.sharded_here(obj, here, must=must) is not None or self.has_sharded_descendant_here(obj, must=must, before=here)
+
+    def _holds_no_module(self, obj: Obj) -> bool:
+        """Whether `obj` is an object of a class that holds no module (an LR scheduler stored on
+        a sharded model: `known_apis.holds_no_module`), so no shard either."""
+        found = self.canonical(obj)
+        return known_apis.holds_no_module(self.class_name(found) or found.cls)
 
     def provably_unsharded(self, obj: Obj) -> bool:
         """Whether `obj` holds no DTensor yet: nothing in it is sharded on any path to here, and
@@ -832,7 +838,7 @@ class Flow:
         ):
             return True
         if cls is not None:
-            return cls not in known_apis.PARAMETER_CLASSES
+            return cls not in known_apis.PARAMETER_CLASSES and not known_apis.holds_no_module(cls)
         if not found.attrs:
             return False
         return found.attrs[-1] in self.project.class_facts(self.class_name(Obj(found.root, found.attrs[:-1]))).submodules
@@ -2844,6 +2850,8 @@ class Flow:
         if isinstance(func, nodes.Attribute) and func.attrname in known_apis.PRETRAINED_FACTORIES and qname and qname.startswith("transformers."):
             return Fresh("transformers.PreTrainedModel")
         self._escape(args, keywords, initialises=qname not in known_apis.VALUE_KEEPING_WRAPPERS)
+        if known_apis.holds_no_module(qname):
+            return Fresh(qname)
         torch_code = (qname or "").startswith("torch.")  # torch's optimizers are its classes
         candidate = self._optimizer_over(args[0], node, syntax.callee_name(func)) if args and not torch_code else None
         if candidate is not None:
