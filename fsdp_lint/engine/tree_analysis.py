@@ -526,12 +526,23 @@ class _RuleRunner:
                 Edit(e.line, character_column(file.line(e.line), e.column) + 1, e.end_line, character_column(file.line(e.end_line), e.end_column) + 1, e.text)
                 for e in fix.edits
             ), fix.applicability)
-        related = _notes(places, self.sources) + _related(origins, self.sources)
+        related = _notes(places, self.sources) + _related(_origins_of(origins, names), self.sources)
         if related:
             message = f"{message} ({'; '.join(note.message for note in related)})"
         violation = Violation(file.display, line, column, rule.code, rule.name, message, rule.severity, end_line, end_column, help, fix, related)
         self.found.setdefault(file.display, []).append(violation)
         self.made.append((violation, walk, node, names))
+
+
+def _origins_of(origins: Dict[str, Origin], names: Tuple[Obj, ...]) -> Dict[str, Origin]:
+    """The origins of the parameters through which a finding's subject came (`names`: the paths
+    it is reached by, a parameter's rooted at the object the walk's context gave it): a message
+    tells how its object got there, not how every other argument of the calls on the way did. A
+    rule that names no subject keeps all."""
+    if not names:
+        return origins
+    through = {obj.root[1] for obj in names if obj.root[2] == 0}
+    return {name: origin for name, origin in origins.items() if name in through}
 
 
 def _related(origins: Dict[str, Origin], sources: Mapping[str, ParsedFile]) -> Tuple[Note, ...]:

@@ -1246,6 +1246,31 @@ def test_an_optimizer_rebuilt_over_the_sharded_parameters_holds_them():
     assert _lint({"train.py": some_runs.format(rebuild=rebuilt[0])}) == [("train.py", 6, "FSD202")]
 
 
+def test_the_chain_names_only_the_arguments_the_finding_is_about():
+    """A finding's chain tells how its own object got to the callee: another argument the same
+    calls passed (a part of the sharded model, a counter) is not "sharded in main()"."""
+    files = {
+        "train.py": SHARD + """
+        from step import train_step
+
+        def main():
+            model = Net()
+            fully_shard(model)
+            patience = 0
+            train_step(model, model.config, patience, batch)
+        """,
+        "step.py": """
+        def train_step(model, config, patience, batch):
+            return model.forward(batch).sum()
+        """,
+    }
+    result = lint_sources({path: _source(text) for path, text in files.items()}, LintOptions())
+    (finding,) = result.violations
+    assert "`model` sharded in main() (train.py:7)" in finding.message
+    assert "`config`" not in finding.message and "`patience`" not in finding.message
+    assert [(note.path, note.line) for note in finding.related] == [("train.py", 7), ("train.py", 9)]
+
+
 def test_the_chain_counts_columns_in_characters():
     """Related locations are 1-based character columns, as findings are: a non-ASCII name before
     the call must not shift them (astroid's offsets are bytes)."""
