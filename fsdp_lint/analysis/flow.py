@@ -2322,7 +2322,7 @@ class Flow:
         to what may be a dict (a literal, or an object built with no arguments)."""
         if not isinstance(assigned_literal(binding), (nodes.Dict, nodes.Call)):
             return ()
-        return registrations.registered_in(self.project, f"{binding.root().name}.{binding.name}")
+        return registrations.registered_in(self.project, f"{binding.root().name}.{binding.name}", (binding.root().name, binding.name))
 
     def _item_deferred(self, held: Union[nodes.Name, nodes.Attribute]) -> Optional[Deferred]:
         """Where an item of the global read at `held` is called (`MODEL_REGISTRY[name](cfg)`),
@@ -2333,7 +2333,8 @@ class Flow:
         found = self.project.callable_for_flow(qname)
         if isinstance(found, Deferred):
             return found
-        binding = self.project.global_binding(qname)
+        own = self.project.binding(held) if isinstance(held, nodes.Name) else None  # a global of this module, bound to a call
+        binding = own if isinstance(own, nodes.AssignName) and isinstance(own.scope(), nodes.Module) else self.project.global_binding(qname)
         for _, item in (registry_entries(binding, self._registrations(binding)) if binding is not None else None) or ():
             found = self.project.callable_for_flow(self._entry_name(item))
             if isinstance(found, Deferred):
@@ -2477,7 +2478,8 @@ class Flow:
         bindings = cls.locals.get(attr, ())
         if len(bindings) != 1 or not isinstance(bindings[0], nodes.AssignName) or bindings[0].statement().parent is not cls:
             return None
-        decorated = registrations.registered_in(self.project, f"{self.project.class_qname(cls)}.{attr}")
+        owner = (cls.root().name, cls.name) if isinstance(cls.parent, nodes.Module) else None
+        decorated = registrations.registered_in(self.project, f"{self.project.class_qname(cls)}.{attr}", owner)
         if not decorated or registrations.changed_in_class(cls, attr, decorated):
             return None
         return registry_of(assigned_literal(bindings[0]), self._registered, decorated)
