@@ -148,6 +148,17 @@ CROSS_MODULE: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
         },
         [("engine.py", "FSD301")],
     ),
+    # steps.py mentions nothing of FSDP2: the step function its factory returns, stored on the
+    # trainer, receives the sharded model where the trainer calls the attribute.
+    "a step function a factory returns, stored on the trainer and called as its attribute": (
+        {
+            "steps.py": "def make_step(scale):\n    def step(model, x):\n        return model.forward(x) * scale\n\n    return step\n",
+            "train.py": SHARD + "from steps import make_step\n\nclass Trainer:\n    def __init__(self, model):\n        self.model = model\n"
+            "        self.step = make_step(2)\n\n    def fit(self, x):\n        self.step(self.model, x)\n\n"
+            "model = Net()\nfully_shard(model)\nTrainer(model).fit(x)\n",
+        },
+        [("steps.py", "FSD201")],
+    ),
     "realistic package": (PROJECT, [("train.py", "FSD202"), ("train.py", "FSD201"), ("trainer/checkpoint.py", "FSD301")]),
     "realistic script beside unrelated and broken files": (
         {"train.py": TRAIN_SCRIPT, "util.py": "def f(:\n    pass\n", "plot.py": "import matplotlib\n"},
