@@ -159,6 +159,13 @@ CROSS_MODULE: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
         },
         [("steps.py", "FSD201")],
     ),
+    "a step function a factory of a module without FSDP2 names returns, called by name": (
+        {
+            "steps.py": "def make_step(scale):\n    def step(model, x):\n        return model.forward(x) * scale\n\n    return step\n",
+            "train.py": SHARD + "from steps import make_step\n\nmodel = Net()\nfully_shard(model)\nstep = make_step(2)\nstep(model, x)\n",
+        },
+        [("steps.py", "FSD201")],
+    ),
     "realistic package": (PROJECT, [("train.py", "FSD202"), ("train.py", "FSD201"), ("trainer/checkpoint.py", "FSD301")]),
     "realistic script beside unrelated and broken files": (
         {"train.py": TRAIN_SCRIPT, "util.py": "def f(:\n    pass\n", "plot.py": "import matplotlib\n"},
