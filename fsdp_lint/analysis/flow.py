@@ -322,7 +322,11 @@ class Flow:
         writes, local = self._attribute_writes()
         # each value on the runs of the `return` that gives it, as far as outcomes about objects tell them
         returned = guarded([(value, _shared(at) - returning) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
-        if any(isinstance(option, Truth) for option in options_of(returned)):
+        if self.yields and not self._is_context_manager():
+            # a generator: the call gives what iterating it produces, each value a `yield` gives
+            # (`for module, reshard in iter_plan(plan): fully_shard(module)`)
+            returned = Iterable(either(self.yielded))
+        elif any(isinstance(option, Truth) for option in options_of(returned)):
             # a described boolean, on the way to each return; one bound on several arms (`should =
             # should and cfg.flag` under `if isinstance(cfg, A):`) is described where it is
             # whichever of its options
@@ -2188,8 +2192,9 @@ class Flow:
             return UNKNOWN
         if isinstance(node, nodes.Await):
             return self._eval(node.value)
-        if isinstance(node, nodes.Yield):
-            self.yielded.append(self._eval(node.value))
+        if isinstance(node, (nodes.Yield, nodes.YieldFrom)):
+            given = self._eval(node.value)  # `yield from` gives each element of what it iterates
+            self.yielded.append(containers.element_of(given) if isinstance(node, nodes.YieldFrom) else given)
             self.yields.append(Point(self._tick(), self.path))
             return UNKNOWN
         for child in node.get_children():
@@ -2401,7 +2406,7 @@ class Flow:
         to what may be a dict (a literal, or an object built with no arguments)."""
         if not isinstance(assigned_literal(binding), (nodes.Dict, nodes.Call)):
             return ()
-        return registrations.registered_in(self.project, f"{binding.root().name}.{binding.name}")
+        return registrations.registered_in(self.project, f"{binding.root().name}.{binding.name}", (binding.root().name, binding.name))
 
     def _item_deferred(self, held: Union[nodes.Name, nodes.Attribute]) -> Optional[Deferred]:
         """Where an item of the global read at `held` is called (`MODEL_REGISTRY[name](cfg)`),
@@ -2412,7 +2417,8 @@ class Flow:
         found = self.project.callable_for_flow(qname)
         if isinstance(found, Deferred):
             return found
-        binding = self.project.global_binding(qname)
+        own = self.project.binding(held) if isinstance(held, nodes.Name) else None  # a global of this module, bound to a call
+        binding = own if isinstance(own, nodes.AssignName) and isinstance(own.scope(), nodes.Module) else self.project.global_binding(qname)
         for _, item in (registry_entries(binding, self._registrations(binding)) if binding is not None else None) or ():
             found = self.project.callable_for_flow(self._entry_name(item))
             if isinstance(found, Deferred):
@@ -2420,16 +2426,18 @@ class Flow:
         return None
 
     def _result_called(self, func_value: Obj) -> Optional[Deferred]:
-        """A call of what a call into a module not entered returned (`engine_cls =
-        EngineRegistry.get_engine_cls(backend="fsdp2")`, then `engine_cls(dim=8)`): a class or
-        function that module picks from a registry that decorators fill (`registrations`), whose
-        code, which no walk knows yet, decides what the object built does; the call demands the
-        module."""
+        """A call of what a call into a module not entered returned (`train_step =
+        make_train_step(cfg)`, then `train_step(model, batch)`): that module's code runs, a
+        deferred call into it like any other (entered where what it receives may hold shards).
+        Where the module picks a class or function from a registry that decorators fill
+        (`registrations`: `engine_cls = EngineRegistry.get_engine_cls(backend="fsdp2")`, then
+        `engine_cls(dim=8)`), its code, which no walk knows yet, decides what the object built
+        does: the call demands the module (only then: torchtitan 12.8 -> 14.6 CPU s when any
+        was)."""
         module = self.deferred_module(self.canonical(func_value))
-        if module is None or not registrations.fills_module(self.project, module):
-            return None  # only a registry's module (any other demanded so: torchtitan 12.8 -> 14.6 CPU s)
-        self.project.demand({module})
-        return Deferred(module)
+        if module is not None and registrations.fills_module(self.project, module):
+            self.project.demand({module})
+        return Deferred(module) if module is not None else None
 
     def _registered(self, node: Union[nodes.Name, nodes.Attribute, nodes.ClassDef]) -> Optional[Value]:
         """What an entry of a registry names (a registered class, or the name of one), where the
@@ -2556,7 +2564,8 @@ class Flow:
         bindings = cls.locals.get(attr, ())
         if len(bindings) != 1 or not isinstance(bindings[0], nodes.AssignName) or bindings[0].statement().parent is not cls:
             return None
-        decorated = registrations.registered_in(self.project, f"{self.project.class_qname(cls)}.{attr}")
+        owner = (cls.root().name, cls.name) if isinstance(cls.parent, nodes.Module) else None
+        decorated = registrations.registered_in(self.project, f"{self.project.class_qname(cls)}.{attr}", owner)
         if not decorated or registrations.changed_in_class(cls, attr, decorated):
             return None
         return registry_of(assigned_literal(bindings[0]), self._registered, decorated)
@@ -3379,6 +3388,9 @@ class Flow:
         origin = self.deferred_module(receiver)
         if origin is not None:  # its class, unknown until that module is entered, may define `method`
             return self._defer(node, origin, receiver, args, keywords)
+        stored = self.deferred_module(self.canonical(receiver.child(method)))
+        if stored is not None:  # a function a call into code not entered returned, stored on the object (`self.train_step = make_train_step(cfg)`)
+            return self._defer(node, stored, None, args, keywords)
         if method not in known_apis.INERT_METHODS:
             if self._library_call_may_shard(receiver, method, args, keywords):
                 self.escaped.add(receiver.root)
@@ -3655,6 +3667,8 @@ class Flow:
                     options.append((anonymous(stored), guard))
             elif isinstance(option, (ShardFunction, Options, Gathered)) or travels(option):
                 options.append((option, guard))
+            elif isinstance(option, Partial):
+                options.append((self._partial_as_stored(option, base, root), guard))
             elif isinstance(option, Container) and contained(option, Optimizer) or contained(option, StateDict):
                 # a state dict of a module (or optimizer) inside the object, kept for a later
                 # method (`self.ema = self.model.state_dict()`; a dict of them), or a list of
@@ -3663,6 +3677,18 @@ class Flow:
                 if stored is not None:
                     options.append((stored, guard))
         return guarded(options) if options else None
+
+    def _partial_as_stored(self, partial: Partial, base: Obj, root: Root) -> Partial:
+        """A function stored on the object (`self.forward_backward = fwd_bwd_factory(cfg)`, called
+        later as `self.forward_backward(self.model, x)`), with what it binds as the callee holds
+        it: an object inside `base` by its path, a value that travels as it is, the rest unknown
+        (a context never names the caller's own objects)."""
+        def held(value: Value) -> Value:
+            if isinstance(value, Obj) and value.root == base.root and value.attrs[: len(base.attrs)] == base.attrs:
+                return Obj(root, anonymous_attrs(value.attrs[len(base.attrs):]), value.cls)
+            return value if travels(value) or isinstance(value, (ShardFunction, Options)) else UNKNOWN
+
+        return Partial(partial.qname, tuple(held(value) for value in partial.args), tuple((name, held(value)) for name, value in partial.keywords))
 
     def _state_as_stored(self, value: Value, base: Obj, root: Root, depth: int = 0) -> Optional[Value]:
         """`_as_stored` of a state dict whose owner lies inside `base`, or of a dict, list or
@@ -4149,8 +4175,8 @@ class Flow:
                     return True
                 if self.deferred_module(self.canonical(option)) is not None:
                     return True  # a result of code not entered: a method called on it is a call into that code
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container)) or travels(option):
-                return True
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container, Partial)) or travels(option):
+                return True  # (a function stored on it: what a call of the attribute runs)
         return False
 
     def _display_name(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Protocol, Set, Tuple, Union
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Protocol, Set, Tuple, Union
 
 from astroid import nodes
 
@@ -51,6 +51,10 @@ class ModuleIndex(Protocol):
         bytecode cache vouches for it, or CPython's parser accepts it): astroid then builds it
         too, short of nesting so deep that its recursion overflows where CPython's does not
         (hundreds of levels). None when not known: the module is parsed to find out."""
+
+    def decorator_users(self, name: str) -> Mapping[str, FrozenSet[str]]:
+        """The modules of the tree whose code applies names of module `name` as decorators (read
+        from their bytes, parsed or not), with those names."""
 
 
 @dataclass(frozen=True)
@@ -1201,6 +1205,10 @@ class Project:
             if module is not None:
                 self.modules[name] = module
         return module
+
+    def decorator_users(self, name: str) -> Mapping[str, FrozenSet[str]]:
+        """`ModuleIndex.decorator_users`; none where every module was given (all are parsed)."""
+        return self._index.decorator_users(name) if self._index is not None else {}
 
     def resolve_callable(self, qname: Optional[str]) -> Optional[Union[nodes.FunctionDef, nodes.ClassDef]]:
         """The function or class of the tree that a qualified name denotes."""

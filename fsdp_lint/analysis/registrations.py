@@ -35,25 +35,64 @@ class Registration(NamedTuple):
     store: nodes.Subscript
 
 
-def registered_in(project: "Project", registry: str) -> Tuple[Registration, ...]:
+def registered_in(project: "Project", registry: str, owner: Optional[Tuple[str, str]] = None) -> Tuple[Registration, ...]:
     """The registrations into the dict `registry` by the classes of the modules parsed so far
-    (indexed again when more are)."""
+    (indexed again when more are), once the modules that apply a registering decorator reached
+    through `owner` are parsed: (module, name) of the global or class of `registry` that a
+    decorating module imports (`app.registry`, `MODEL_REGISTER`)."""
+    if owner is not None:
+        _parse_users(project, owner[0], owner[1])
     known = _BY_REGISTRY.get(project)
     if known is None or known[0] != len(project.modules):
         modules = list(project.modules.values())
         index: Dict[str, Tuple[Registration, ...]] = {}
         for module in modules:
-            for found in _of_module(project, module):
+            for found in of_module(project, module):
                 index[found.registry] = index.get(found.registry, ()) + (found,)
         known = _BY_REGISTRY[project] = (len(modules), index)
     return known[1].get(registry, ())
 
 
 def fills_module(project: "Project", module: str) -> bool:
-    """Whether a decorator of the modules parsed so far registers classes into a dict of `module`
-    (a global of it, or an attribute of one of its classes)."""
+    """Whether a decorator registers classes into a dict of `module` (a global of it, or an
+    attribute of one of its classes), once the modules that apply its registering decorators
+    are parsed."""
+    _parse_users(project, module, None)
     registered_in(project, "")  # the index, up to date
     return any(registry.startswith(module + ".") for registry in _BY_REGISTRY[project][1])
+
+
+def _parse_users(project: "Project", module: str, name: Optional[str]) -> None:
+    """Parse the modules that apply the name `name` of `module` (any, for None) as a class
+    decorator where it registers (`_registers`): nothing else leads to them (the trainer imports
+    them for their side effect, or lazily), and their classes are what the registry holds."""
+    for user, names in project.decorator_users(module).items():
+        if user not in project.modules and any(_registers(project, f"{module}.{n}") for n in names if name is None or n == name):
+            project.module(user)
+
+
+def _registers(project: "Project", qname: str) -> bool:
+    """Whether decorating a class with what `qname` names (a function, a global whose object's
+    `__call__` is one, a class whose methods are), called or not, can store the class into a
+    dict (`_stores`): read once per qualified name."""
+    known = _REGISTERS.setdefault(project, {})
+    if qname not in known:
+        known[qname] = False  # (a decorator reached again while this one is read)
+        found = project.resolve_callable(qname)
+        factories: List[Tuple[nodes.FunctionDef, Optional[str]]] = []
+        if isinstance(found, nodes.FunctionDef):
+            factories.append((found, None))
+        elif isinstance(found, nodes.ClassDef):
+            factories += [(method, None) for method in found.mymethods() if isinstance(method, nodes.FunctionDef)]
+        else:
+            call = _instance_call(project, qname)
+            factories += [(call, qname)] if call is not None else []
+        known[qname] = any(
+            _stores(factory, None, None) or (inner is not None and _stores(inner, _receiver(project, factory, holder), holder))
+            for factory, holder in factories
+            for inner in [_returned_function(factory)]
+        )
+    return known[qname]
 
 
 def changed_in_class(cls: nodes.ClassDef, attr: str, decorated: Sequence[Registration]) -> bool:
@@ -71,7 +110,7 @@ def changed_in_class(cls: nodes.ClassDef, attr: str, decorated: Sequence[Registr
     )
 
 
-def _of_module(project: "Project", module: nodes.Module) -> Tuple[Registration, ...]:
+def of_module(project: "Project", module: nodes.Module) -> Tuple[Registration, ...]:
     """The registrations by the decorated classes of a module (what names resolve to depends on
     the tree alone: read once per module)."""
     if module not in _FOUND:
@@ -98,17 +137,29 @@ def _registrations(project: "Project", cls: nodes.ClassDef, decorator: nodes.Nod
     if not isinstance(factory, nodes.FunctionDef):
         return []
     if not isinstance(decorator, nodes.Call):
-        return _stores(cls, factory, None, {}, None)
+        return [Registration(registry, _key(store.slice, {}), cls, store) for registry, store in _stores(factory, None, None)]
     inner = _returned_function(factory)
     if inner is None:
         return []
-    method = isinstance(factory.parent, nodes.ClassDef) and not syntax.is_staticmethod(factory)
-    receiver: Optional[Tuple[str, str]] = None  # the factory's first parameter, with the dict's owner it denotes
-    if method and holder is not None:
-        receiver = (syntax.first_param(factory) or "", holder)
-    elif method and syntax.is_classmethod(factory):
-        receiver = (syntax.first_param(factory) or "", project.class_qname(factory.parent))
-    return _stores(cls, inner, receiver, _arguments(factory, decorator, method), holder)
+    arguments = _arguments(factory, decorator, _is_method(factory))
+    return [
+        Registration(registry, _key(store.slice, arguments), cls, store)
+        for registry, store in _stores(inner, _receiver(project, factory, holder), holder)
+    ]
+
+
+def _is_method(factory: nodes.FunctionDef) -> bool:
+    return isinstance(factory.parent, nodes.ClassDef) and not syntax.is_staticmethod(factory)
+
+
+def _receiver(project: "Project", factory: nodes.FunctionDef, holder: Optional[str]) -> Optional[Tuple[str, str]]:
+    """The factory's first parameter, with the owner of the dicts it denotes: the global
+    `holder` whose object's `__call__` it is, or the class of a classmethod."""
+    if _is_method(factory) and holder is not None:
+        return (syntax.first_param(factory) or "", holder)
+    if _is_method(factory) and syntax.is_classmethod(factory):
+        return (syntax.first_param(factory) or "", project.class_qname(factory.parent))
+    return None
 
 
 def _instance_call(project: "Project", qname: Optional[str]) -> Optional[nodes.FunctionDef]:
@@ -160,16 +211,13 @@ def _arguments(factory: nodes.FunctionDef, call: nodes.Call, method: bool) -> Di
     return bound
 
 
-def _stores(
-    cls: nodes.ClassDef, decorator: nodes.FunctionDef, receiver: Optional[Tuple[str, str]],
-    arguments: Dict[str, nodes.NodeNG], holder: Optional[str],
-) -> List[Registration]:
+def _stores(decorator: nodes.FunctionDef, receiver: Optional[Tuple[str, str]], holder: Optional[str]) -> List[Tuple[str, nodes.Subscript]]:
     """The item assignments of the decorated class in the decorator's body (`registry[key] =
-    cls`), into the dict each names: the object the factory was called on (`self[name]`, the
-    global `holder`), an attribute of the class it was called on (`cls._engines[backend]`), or
-    a global of the decorator's module (`REGISTRY[name]`)."""
+    cls`), with the dict each stores into: the object the factory was called on (`self[name]`,
+    the global `holder`), an attribute of the class it was called on (`cls._engines[backend]`),
+    or a global of the decorator's module (`REGISTRY[name]`)."""
     param = syntax.first_param(decorator)
-    found: List[Registration] = []
+    found: List[Tuple[str, nodes.Subscript]] = []
     for assign in nodes_within(decorator, nodes.Assign):
         target = assign.targets[0] if len(assign.targets) == 1 else None
         if not (isinstance(target, nodes.Subscript) and isinstance(assign.value, nodes.Name) and assign.value.name == param):
@@ -185,7 +233,7 @@ def _stores(
             if into.lookup(into.name)[0] is decorator.root() and bindings:
                 registry = f"{decorator.root().name}.{into.name}"
         if registry is not None:
-            found.append(Registration(registry, _key(target.slice, arguments), cls, target))
+            found.append((registry, target))
     return found
 
 
@@ -199,3 +247,4 @@ def _key(index: nodes.NodeNG, arguments: Dict[str, nodes.NodeNG]) -> object:
 
 _BY_REGISTRY: "weakref.WeakKeyDictionary[Project, Tuple[int, Dict[str, Tuple[Registration, ...]]]]" = weakref.WeakKeyDictionary()
 _FOUND: "weakref.WeakKeyDictionary[nodes.Module, Tuple[Registration, ...]]" = weakref.WeakKeyDictionary()
+_REGISTERS: "weakref.WeakKeyDictionary[Project, Dict[str, bool]]" = weakref.WeakKeyDictionary()

@@ -138,6 +138,13 @@ class ResultCache:
         for module, path in entry.analysis.resolved.items():
             if tree.by_module.get(module) != path:
                 return None
+        if entry.analysis.decorators:  # the files that apply a module's decorators, parsed or not
+            from fsdp_lint.engine.tree_analysis import users_of
+            from fsdp_lint.engine.prefilter import import_index
+
+            imports = import_index(tree.scans, tree.scans)
+            if any(users_of(tree, module, imports) != users for module, users in entry.analysis.decorators.items()):
+                return None
         return entry.analysis
 
     def syntax_results(self, tree: SourceTree, hashes: Mapping[str, bytes]) -> Dict[str, Optional[Violation]]:

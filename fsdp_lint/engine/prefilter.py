@@ -92,7 +92,7 @@ def scan_file(
     for name in mentioned_names - mentions:
         package, _, last = name.rpartition(".")
         if package and any(
-            imported == package and names is not None and any(n == last for n, _ in _pairs(names))
+            imported == package and names is not None and any(n == last for n, _ in pairs(names))
             for imported, (names, _alias) in imports
         ):
             mentions.add(name)
@@ -101,7 +101,7 @@ def scan_file(
     if any(name.encode() in data for name in sharding_names):
         reexported = frozenset(
             bound for _, (names, _alias) in imports if names is not None
-            for imported, bound in _pairs(names) if imported in sharding_names
+            for imported, bound in pairs(names) if imported in sharding_names
         )
         visible = sharding_names | reexported
         uses = _spells_word(data, visible) and _uses(_code_only(data), _word_pattern(visible), sharding_names)
@@ -160,25 +160,29 @@ def relevant_files(
     scans: Mapping[str, FileScan],
     sharding_names: FrozenSet[str] = SHARDING_NAMES,
     exporting: Iterable[str] = (),
+    registered: Iterable[Tuple[str, str, str, str]] = (),
 ) -> Set[str]:
     """The paths (keys of `sources`) that can hold or reach FSDP2 code, from each file's `scans`
     entry (`scan_file`, with the same `sharding_names`).
 
     `exporting` names files known to export sharded objects (the engine learns them from the
     facts): each name they define counts as a sharding name in the files that import it.
+    `registered` holds (path, class, registry's path, registry's name): a class a decorator
+    stores into the dict that a global or class of another file holds (the engine reads it from
+    the decorators' code, `fsdp_lint.analysis.registrations`). Where that class leads to
+    sharding, so does the registry: code that builds its classes from it reaches the sharding
+    through it, with no import of the class's module (`EngineRegistry.get_engine_cls("fsdp2")`).
     """
     files = {
         path: _File(path, module_names[path], sources, scans[path], sharding_names=sharding_names)
         for path in sources
     }
-    by_module: Dict[str, str] = {}
-    for file in files.values():
-        by_module.setdefault(file.module, file.path)
-    index: Dict[str, List[Tuple[str, Imported]]] = {}
-    for file in files.values():
-        for module, imported in file.scan.imports:
-            index.setdefault(module, []).append((file.path, imported))
-    pending: List[str] = []
+    index = import_index(scans, sources)
+    registering: Dict[str, List[Tuple[str, str, str]]] = {}
+    for path, cls, registry_path, registry in registered:
+        if path in files and registry_path in files:
+            registering.setdefault(path, []).append((cls, registry_path, registry))
+    pending: List[str] = list(registering)
     for file in files.values():
         if file.scan.reexported or file.scan.uses_sharding_name:
             file.exports |= file.scan.reexported
@@ -193,7 +197,12 @@ def relevant_files(
             pending.append(path)
     while pending:
         source = files[pending.pop()]
-        for importer_path, names in _importers(source, index, by_module):
+        for cls, registry_path, registry in registering.get(source.path, ()):
+            holder = files[registry_path]
+            if cls in source.exports and registry not in holder.exports:
+                _mark_defining(holder, registry)
+                pending.append(registry_path)
+        for importer_path, names in importers(source.module, source.path, index):
             importer = files[importer_path]
             before = len(importer.exports), importer.sharding
             _see_exports(importer, names, source)
@@ -221,6 +230,19 @@ def _mark_sharding(file: _File, names: Optional[Iterable[str]]) -> None:
         file.exports |= defined
 
 
+def _mark_defining(file: _File, name: str) -> None:
+    """Keep `file`, whose global or class `name` leads to sharding, and export what the parts that
+    define it define, closing over the file as `_mark_sharding` does."""
+    parts = file.parts()
+    fresh = [index for index, (_, defined) in enumerate(parts) if name in defined and index not in file.marked]
+    file.sharding = True
+    file.marked.update(fresh)
+    defined = set().union({name}, *(parts[index][1] for index in fresh))
+    new = defined - file.exports
+    file.exports |= defined
+    _mark_sharding(file, new)
+
+
 def _defined(code: bytes, start: int, end: int) -> FrozenSet[str]:
     """The names `def`, `class` and unindented assignments bind in `code[start:end]`."""
     return frozenset((match.group(1) or match.group(2)).decode() for match in _DEFINED.finditer(code, start, end))
@@ -241,7 +263,7 @@ def _see_exports(importer: _File, imported: Imported, source: _File) -> None:
         if alias and source.exports:
             importer.exports.add(alias)
     else:
-        for imported, bound in _pairs(names):
+        for imported, bound in pairs(names):
             if imported == "*":
                 seen |= source.exports
                 importer.exports |= source.exports
@@ -294,20 +316,30 @@ def _continued(data: bytes, start: int) -> bytes:
         end = newline + 1
 
 
-def _importers(source: _File, index: Mapping[str, List[Tuple[str, Imported]]], by_module: Mapping[str, str]) -> Iterable[Tuple[str, Imported]]:
-    """Who imports `source`, and what: by its own name, or as `from package import source`."""
-    for path, imported in index.get(source.module, ()):
-        if path != source.path:
-            yield path, imported
-    package, _, last = source.module.rpartition(".")
-    for path, (names, _) in index.get(package, ()):
-        if names is not None and path != source.path:
-            for name, bound in _pairs(names):
+def import_index(scans: Mapping[str, FileScan], paths: Iterable[str]) -> Dict[str, List[Tuple[str, Imported]]]:
+    """For each module name, the files of `paths` that import it, with what they import."""
+    index: Dict[str, List[Tuple[str, Imported]]] = {}
+    for path in paths:
+        for module, imported in scans[path].imports:
+            index.setdefault(module, []).append((path, imported))
+    return index
+
+
+def importers(module: str, path: Optional[str], index: Mapping[str, List[Tuple[str, Imported]]]) -> Iterable[Tuple[str, Imported]]:
+    """Who imports `module` (the file `path`, None if not one of the tree), and what: by its own
+    name, or as `from package import module`."""
+    for importer, imported in index.get(module, ()):
+        if importer != path:
+            yield importer, imported
+    package, _, last = module.rpartition(".")
+    for importer, (names, _) in index.get(package, ()):
+        if names is not None and importer != path:
+            for name, bound in pairs(names):
                 if name == last:
-                    yield path, (None, bound)
+                    yield importer, (None, bound)
 
 
-def _pairs(names: bytes) -> List[Tuple[str, str]]:
+def pairs(names: bytes) -> List[Tuple[str, str]]:
     """(imported, bound) for each name of `from m import <names>`."""
     text = b"\n".join(line.split(b"#", 1)[0] for line in names.split(b"\n")).split(b";", 1)[0]
     if b"*" in text:
@@ -405,7 +437,7 @@ def _tests_class(data: bytes, imports: Tuple[Tuple[str, Imported], ...]) -> bool
     """Whether the file imports one of `TESTED_CLASSES` (under any alias) or uses one in code."""
     if not _spells_word(data, TESTED_CLASSES):
         return False
-    if any(imported in TESTED_CLASSES for _, (names, _alias) in imports if names is not None for imported, _ in _pairs(names)):
+    if any(imported in TESTED_CLASSES for _, (names, _alias) in imports if names is not None for imported, _ in pairs(names)):
         return True
     return _uses(_code_only(data), _word_pattern(TESTED_CLASSES), frozenset())
 

@@ -18,9 +18,9 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 
 from astroid import nodes
 
-from fsdp_lint.engine import noqa, prefilter, syntax_check
+from fsdp_lint.engine import decorator_users, noqa, prefilter, syntax_check
 from fsdp_lint.engine.explained_findings import CallTree, WalkKey
-from fsdp_lint.analysis import environment, imported_code
+from fsdp_lint.analysis import environment, imported_code, registrations
 from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.context import UNKNOWN_CONTEXT, Context, CreatedInstances, Origin
 from fsdp_lint.analysis.flow import MAX_RULE_DEPTH, Flow, scope_key
@@ -121,11 +121,15 @@ class SourceTree:
 class TreeAnalysis:
     """The outcome of analysing a tree, with what it depended on (for the cache)."""
 
-    def __init__(self, findings: Findings, parsed: FrozenSet[str], resolved: Dict[str, Optional[str]], environment_written: FrozenSet[str]):
+    def __init__(
+        self, findings: Findings, parsed: FrozenSet[str], resolved: Dict[str, Optional[str]], environment_written: FrozenSet[str],
+        decorators: Optional[Dict[str, Dict[str, FrozenSet[str]]]] = None,
+    ):
         self.findings = findings
         self.parsed = parsed  # the files whose contents it read (parsed, or scanned for their imports)
         self.resolved = resolved  # module names the analysis looked up -> path, or None
         self.environment_written = environment_written  # `SourceTree.environment_written` of the tree analysed
+        self.decorators = decorators or {}  # module -> `decorator_users` of the tree analysed, for the modules the analysis asked about
 
 
 def mentioned_names(rule_classes: Iterable[Type[Rule]]) -> FrozenSet[str]:
@@ -231,9 +235,11 @@ def analyse_tree(
         _collect_facts(project, [state.parsed[path] for path in fresh], findings)
         grown = set(relevant)
         exporting = _paths_of(tree, project.modules_holding_shards(globals_only=True))
-        if exporting - state.exporting:
+        registered = _registered(tree, project, [state.parsed[path] for path in fresh]) if use_prefilter else set()
+        if exporting - state.exporting or registered - state.registered:
             state.exporting |= exporting
-            grown |= prefilter.relevant_files(tree.data, tree.names, tree.scans, config.sharding_names, state.exporting)
+            state.registered |= registered
+            grown |= prefilter.relevant_files(tree.data, tree.names, tree.scans, config.sharding_names, state.exporting, state.registered)
         grown |= _paths_of(tree, project.modules_holding_shards()) & set(state.parsed)
         more = project.demanded_modules() - demanded if use_prefilter else set()
         if grown == relevant and not more:
@@ -251,7 +257,33 @@ def analyse_tree(
     # A file the rule pass found by name may have been read (its imports scanned) in a worker.
     looked_at = frozenset(path for path in rule_findings.looked_up.values() if path is not None)
     read = frozenset(state.parsed) | frozenset(state.broken) | frozenset(state.scanned) | looked_at
-    return TreeAnalysis(findings, read, dict(state.resolved), tree.environment_written)
+    return TreeAnalysis(findings, read, dict(state.resolved), tree.environment_written, dict(state.decorators))
+
+
+def users_of(tree: SourceTree, module: str, imports: Optional[Mapping[str, List[Tuple[str, prefilter.Imported]]]] = None) -> Dict[str, FrozenSet[str]]:
+    """The files of `tree` that apply names of `module` as decorators, with those names
+    (`decorator_users`; `imports`: the tree's `prefilter.import_index`, made here if not given)."""
+    index = imports if imports is not None else prefilter.import_index(tree.scans, tree.scans)
+    return decorator_users.decorators_from(module, tree.by_module.get(module), index, tree.data)
+
+
+def _registered(tree: SourceTree, project: Project, files: Sequence[ParsedFile]) -> Set[Tuple[str, str, str, str]]:
+    """(path, class, registry's path, registry's name) for each module-level class of `files` that
+    a decorator registers into a dict held by a global or class of another file of the tree
+    (`prefilter.relevant_files`'s `registered`)."""
+    found: Set[Tuple[str, str, str, str]] = set()
+    for file in files:
+        for registration in registrations.of_module(project, file.tree):
+            if not isinstance(registration.cls.parent, nodes.Module):
+                continue
+            parts = registration.registry.split(".")
+            for end in range(len(parts) - 1, 0, -1):
+                path = tree.by_module.get(".".join(parts[:end]))
+                if path is not None:
+                    if path != file.display:
+                        found.add((file.display, registration.cls.name, path, parts[end]))
+                    break
+    return found
 
 
 def _paths_of(tree: SourceTree, modules: Iterable[str]) -> Set[str]:
@@ -267,11 +299,14 @@ class _State:
         self.broken: Dict[str, Violation] = {}
         self.resolved: Dict[str, Optional[str]] = {}
         self.exporting: Set[str] = set()
+        self.registered: Set[Tuple[str, str, str, str]] = set()  # `_registered` of the files analysed so far
         self.scanned: Dict[str, Optional[FrozenSet[str]]] = {}
         self.compiled: Dict[str, bool] = {}
         self.memo = ResolutionMemo()  # shared by the projects of every round
         self.instances = CreatedInstances()  # likewise
         self.sealed: Optional[Dict[str, Optional[str]]] = None  # in the rule pass: what it asked
+        self.decorators: Dict[str, Dict[str, FrozenSet[str]]] = {}  # `decorator_users` by module, with paths
+        self._imports: Optional[Dict[str, List[Tuple[str, prefilter.Imported]]]] = None
 
     def seal(self) -> None:
         """The facts are complete: from now on the tree can be asked only what needs no parse
@@ -318,6 +353,18 @@ class _State:
                 self.sealed[name] = path
             self.scanned[path] = prefilter.import_bound_names(self.tree.data[path])
         return self.scanned[path]
+
+    def decorator_users(self, name: str) -> Mapping[str, FrozenSet[str]]:
+        """`ModuleIndex.decorator_users`; in the rule pass, which parses nothing, those the facts
+        parsed (they asked the same questions)."""
+        if name not in self.decorators:
+            if self._imports is None:
+                self._imports = prefilter.import_index(self.tree.scans, self.tree.scans)
+            self.decorators[name] = users_of(self.tree, name, self._imports)
+        return {
+            self.tree.names[path]: names for path, names in self.decorators[name].items()
+            if self.sealed is None or path in self.parsed
+        }
 
     def compiles(self, name: str) -> Optional[bool]:
         path = self.tree.by_module[name]

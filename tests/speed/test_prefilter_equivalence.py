@@ -16,6 +16,13 @@ from tests.static.helpers import write_tree
 
 SHARD = "from torch.distributed.fsdp import fully_shard\n"
 
+REGISTER = "class Register(dict):\n    def __call__(self, name):\n        def add(cls):\n            self[name] = cls\n            return cls\n\n        return add\n\n\nMODELS = Register()\n"
+ENGINES = (
+    "class Engines:\n    _engines = {}\n\n    @classmethod\n    def register(cls, name):\n        def add(engine):\n"
+    "            cls._engines[name] = engine\n            return engine\n\n        return add\n\n"
+    "    @classmethod\n    def lookup(cls, name):\n        return cls._engines[name]\n"
+)
+
 CROSS_MODULE: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
     # train.py never mentions fully_shard: it calls forward on what a sharding helper returns.
     "helper returns the sharded model": (
@@ -118,6 +125,47 @@ CROSS_MODULE: Dict[str, Tuple[Dict[str, str], List[Tuple[str, str]]]] = {
         },
         [("a.py", "FSD201"), ("b.py", "FSD201")],
     ),
+    # A class a decorator registers is reached from the registry alone: the trainer imports the
+    # model's module lazily (models.py is parsed because it applies the registry's decorator),
+    # or imports only the registry (train.py is kept because a sharding class is registered).
+    "a model class registered by a decorator, its module never imported": (
+        {
+            "registry.py": REGISTER,
+            "models.py": "from registry import MODELS\n\n@MODELS('toy')\nclass Toy:\n    def __init__(self):\n"
+            "        self.net = Net()\n\n    def run(self, x):\n        return self.net.forward(x)\n",
+            "train.py": SHARD + "import importlib\nfrom registry import MODELS\nimportlib.import_module('models')\n"
+            "model = MODELS['toy']()\nfully_shard(model.net)\nmodel.run(x)\n",
+        },
+        [("models.py", "FSD201")],
+    ),
+    "a sharding class registered by a decorator, built from the registry": (
+        {
+            "registry.py": ENGINES,
+            "engine.py": SHARD + "import torch\nfrom registry import Engines\n\n@Engines.register('fsdp2')\nclass Engine:\n"
+            "    def init(self):\n        self.module = Net()\n        fully_shard(self.module)\n\n"
+            "    def save(self):\n        torch.save(self.module.state_dict(), 'm.pt')\n",
+            "train.py": "import engine\nfrom registry import Engines\nbuilt = Engines.lookup('fsdp2')()\nbuilt.init()\nbuilt.save()\n",
+        },
+        [("engine.py", "FSD301")],
+    ),
+    # steps.py mentions nothing of FSDP2: the step function its factory returns, stored on the
+    # trainer, receives the sharded model where the trainer calls the attribute.
+    "a step function a factory returns, stored on the trainer and called as its attribute": (
+        {
+            "steps.py": "def make_step(scale):\n    def step(model, x):\n        return model.forward(x) * scale\n\n    return step\n",
+            "train.py": SHARD + "from steps import make_step\n\nclass Trainer:\n    def __init__(self, model):\n        self.model = model\n"
+            "        self.step = make_step(2)\n\n    def fit(self, x):\n        self.step(self.model, x)\n\n"
+            "model = Net()\nfully_shard(model)\nTrainer(model).fit(x)\n",
+        },
+        [("steps.py", "FSD201")],
+    ),
+    "a step function a factory of a module without FSDP2 names returns, called by name": (
+        {
+            "steps.py": "def make_step(scale):\n    def step(model, x):\n        return model.forward(x) * scale\n\n    return step\n",
+            "train.py": SHARD + "from steps import make_step\n\nmodel = Net()\nfully_shard(model)\nstep = make_step(2)\nstep(model, x)\n",
+        },
+        [("steps.py", "FSD201")],
+    ),
     "realistic package": (PROJECT, [("train.py", "FSD202"), ("train.py", "FSD201"), ("trainer/checkpoint.py", "FSD301")]),
     "realistic script beside unrelated and broken files": (
         {"train.py": TRAIN_SCRIPT, "util.py": "def f(:\n    pass\n", "plot.py": "import matplotlib\n"},
@@ -203,6 +251,18 @@ def test_cache_sees_a_change_in_a_helper_module(tmp_path, monkeypatch):
     assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == []
     (tmp_path / "new_helper.py").write_text("def f(:\n")
     assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == [("new_helper.py", 1, "FSD001")]
+
+
+def test_cache_sees_a_class_registered_by_a_new_file(tmp_path, monkeypatch):
+    """A file that applies a registry's decorator changes what the registry holds, parsed or not:
+    a cached analysis that read the registry is not reused once one is added."""
+    files, _ = CROSS_MODULE["a model class registered by a decorator, its module never imported"]
+    write_tree(tmp_path, {path: text for path, text in files.items() if path != "models.py"})
+    monkeypatch.chdir(tmp_path)
+    cache = str(tmp_path / "cache")
+    assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == []
+    (tmp_path / "models.py").write_text(files["models.py"])
+    assert _found(lint_paths(["."], LintOptions(cache_dir=cache))) == [("models.py", 9, "FSD201")]
 
 
 DCP = "import torch.distributed as dist\nimport torch.distributed.checkpoint as dcp\n"
