@@ -129,7 +129,7 @@ def dict_of(entries: Tuple[Tuple[object, Value], ...], exact: bool = False) -> C
 
 
 def view(container: Value, method: str, args: List[Value]) -> Value:
-    """`values()`, `items()`, `keys()` or `get(key)` of a dict the walk built: its entries in
+    """`values()`, `items()`, `keys()`, `get(key)` or `pop(key)` of a dict the walk built: its entries in
     order, as a list of them, so that a loop over them runs each in turn (an unnamed entry's key
     unknown). A view holds one entry per item where the dict does (exact, or every key named)."""
     if not isinstance(container, Container):
@@ -143,10 +143,12 @@ def view(container: Value, method: str, args: List[Value]) -> Value:
         return Container(tuple(pairs), exact=exact)
     if method == "keys" and container.keys is not None:
         return Container(_key_values(container.keys), exact=exact)
-    if method == "get" and args and isinstance(args[0], Constant) and container.keys is not None:
+    if method in ("get", "pop") and args and isinstance(args[0], Constant) and container.keys is not None:
         found = container.keys.index(args[0].value) if args[0].value in container.keys else None
         if found is None and not container.named:
             return UNKNOWN  # one of its unnamed entries, or the default
+        if found is None and method == "pop" and len(args) == 1:
+            return UNKNOWN  # `KeyError`
         return container.items[found] if found is not None else args[1] if len(args) > 1 else Constant(None)
     return UNKNOWN
 
@@ -197,6 +199,21 @@ def loosened(value: Value) -> Value:
 
 def _loosened(container: Container) -> Container:
     return Container(container.items, (UNNAMED,) * len(container.items) if container.keys is not None else None)
+
+
+def removed(value: Value, key: Value) -> Value:
+    """A dict after `d.pop(key)` or `del d[key]`: a constant key's entry is gone, the others
+    stay (`config.pop("fsdp", None)` then `config.get("fsdp")` is None, as after `config["fsdp"]
+    = None`). An unnamed entry may have been under that key, so it may now stand for none. A key
+    named at run time, or a list's item, may be any of them (`loosened`)."""
+    return mapped_options(value, lambda o: _removed(o, key) if isinstance(o, Container) and (o.keys is not None or o.exact) else o)
+
+
+def _removed(container: Container, key: Value) -> Container:
+    if container.keys is None or not isinstance(key, Constant):
+        return _loosened(container)
+    kept = [(k, item) for k, item in zip(container.keys, container.items) if k != key.value]
+    return Container(tuple(item for _, item in kept), tuple(k for k, _ in kept), container.exact and container.named)
 
 
 def unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[str]]) -> Tuple[Value, ...]:

@@ -357,6 +357,33 @@ def test_a_dict_literal_with_a_splat_keeps_its_named_keys_and_may_hold_more():
     assert _lint({"ckpt.py": replaced, "train.py": train}) == [("ckpt.py", 14, "FSD301")]
 
 
+def test_a_dict_entry_removed_or_set_to_none_is_absent_for_later_reads():
+    """`del cfg["fsdp"]`, `cfg.pop("fsdp")` and `cfg["fsdp"] = None` of a dict the walk built,
+    also of an entry of one (`cfg["model"]`): a later `get("fsdp")` is None, so the model is
+    not sharded; removing another key leaves the entry where it was."""
+    train = SHARD + """
+    import torch
+    from torch import nn
+
+    def main(path):
+        cfg = {"model": {"fsdp": {"reshard": True}, "dim": 4}, "optim": {"lr": 1e-3}}
+        del cfg["model"]["fsdp"]
+        model = nn.Linear(4, 4)
+        if cfg["model"].get("fsdp") is not None:
+            fully_shard(model)
+        model.load_state_dict(torch.load(path))
+    """
+    assert _lint({"train.py": train}) == []
+    popped = train.replace('del cfg["model"]["fsdp"]', 'cfg["model"].pop("fsdp")')
+    assert _lint({"train.py": popped}) == []
+    stored = train.replace('del cfg["model"]["fsdp"]', 'cfg["model"]["fsdp"] = None')
+    assert _lint({"train.py": stored}) == []
+    other = train.replace('del cfg["model"]["fsdp"]', 'del cfg["model"]["dim"]')
+    assert _lint({"train.py": other}) == [("train.py", 12, "FSD302")]
+    other_popped = train.replace('del cfg["model"]["fsdp"]', 'cfg["optim"].pop("fsdp", None)')
+    assert _lint({"train.py": other_popped}) == [("train.py", 12, "FSD302")]
+
+
 def test_an_arm_the_tests_before_it_exclude_is_walked_by_no_run():
     """`kind == "full"` inside `kind == "sharded"` is false on every run that gets there, and so
     is a truth test of a flag inside a test that it is false; the code under it runs on no run,
@@ -2281,11 +2308,11 @@ def test_a_dcp_load_into_a_models_state_dict_initialises_the_model():
 
 
 @pytest.mark.parametrize("test", ['"mesh" in options', "len(options) > 1"])
-@pytest.mark.parametrize("change, expected", [("", []), ("options.update(extra)", [("setup.py", 8, "FSD202")]), ('del options["reshard"]', [("setup.py", 8, "FSD202")])])
+@pytest.mark.parametrize("change, expected", [("", []), ("options.update(extra)", [("setup.py", 8, "FSD202")]), ('del options["reshard"]', [])])
 def test_a_dict_of_known_keys_decides_membership_and_size_until_its_keys_change(test, change, expected):
     """`"mesh" in options` and `len(options) > 1` on a dict built with one key are false, so the
-    model is never sharded after the optimizer is built; once `update` or `del` changed its keys
-    (to what the walk does not follow), both arms may run."""
+    model is never sharded after the optimizer is built; once `update` changed its keys (to what
+    the walk does not follow), both arms may run. `del` of its key leaves it empty: still false."""
     setup = SHARD + f"""
     import torch
 
