@@ -1151,6 +1151,10 @@ class Flow:
                 # `group["params"] = new`, `optimizer.param_groups[:] = groups`
                 for groups in contained(container, ParamGroups):
                     self._rebuilt(groups.optimizer)
+            if isinstance(key, Constant) and isinstance(key.value, str):
+                for owner in options_of(container):  # `conf["data"] = ...`: the entry a test reads as a flag (`paths.key_chain`)
+                    if isinstance(owner, Obj):
+                        self._rebind_flag(owner, key.value, _written(value), self._seq + 1)
             grown: Optional[Value] = None
             if isinstance(container, Container):
                 grown = containers.stored_item(container, key, value)
@@ -1831,7 +1835,9 @@ class Flow:
             return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
         if chain is None:
-            return self._read_attribute(expr) if isinstance(expr, (nodes.Call, nodes.Subscript, nodes.Attribute)) else None  # `get_args().fsdp`
+            chain = paths.key_chain(expr)  # `conf["data"]` of an object: the entry `conf.data` is
+            if chain is None or not isinstance(self.env.get(chain[0]), Obj):
+                return self._read_attribute(expr) if isinstance(expr, (nodes.Call, nodes.Subscript, nodes.Attribute)) else None  # `get_args().fsdp`
         base, *attrs = chain
         if not attrs and base in self._told and not self._versions.get(base):
             return Obj(self.param_roots[base])  # a flag the caller passed, which its context describes

@@ -384,6 +384,50 @@ def test_a_dict_entry_removed_or_set_to_none_is_absent_for_later_reads():
     assert _lint({"train.py": other_popped}) == [("train.py", 12, "FSD302")]
 
 
+def test_an_entry_of_a_config_dict_tested_in_two_functions_is_one_flag_until_it_is_stored():
+    """`conf["data"] == "fsdp2"` in the function that shards and in the one that loads is one
+    flag of the caller's `conf` (a dict from YAML), as `conf.data` would be: the plain load runs
+    only with the model plain. A store to the entry between the two calls gives the flag a new
+    value (`"ddp"`), so the loader takes the plain load after the wrapper sharded."""
+    helpers = SHARD + """
+    import torch
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, set_model_state_dict
+
+    def wrap(conf, model):
+        if conf["data"] == "fsdp2":
+            fully_shard(model)
+        return model
+
+    def load_full(model, state):
+        set_model_state_dict(model, state, options=StateDictOptions(full_state_dict=True))
+
+    def resume(conf, model, path):
+        state = torch.load(path)
+        if conf["data"] == "fsdp2":
+            load_full(model, state)
+        else:
+            model.load_state_dict(state)
+    """
+    train = """
+    import sys
+    import yaml
+    from torch import nn
+    from helpers import wrap, resume
+
+    def main(path):
+        conf = yaml.safe_load(open(path))
+        model = wrap(conf, nn.Linear(4, 4))
+        resume(conf, model, conf["ckpt"])
+
+    main(sys.argv[1])
+    """
+    assert _lint({"helpers.py": helpers, "train.py": train}) == []
+    stored = train.replace("        resume(conf,", '        conf["data"] = "ddp"\n        resume(conf,')
+    assert _lint({"helpers.py": helpers, "train.py": stored}) == [("helpers.py", 19, "FSD302")]
+    other_key = helpers.replace('if conf["data"] == "fsdp2":\n            load_full', 'if conf["resume"] == "fsdp2":\n            load_full')
+    assert _lint({"helpers.py": other_key, "train.py": train}) == [("helpers.py", 19, "FSD302")]
+
+
 def test_an_arm_the_tests_before_it_exclude_is_walked_by_no_run():
     """`kind == "full"` inside `kind == "sharded"` is false on every run that gets there, and so
     is a truth test of a flag inside a test that it is false; the code under it runs on no run,
