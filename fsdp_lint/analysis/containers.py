@@ -65,12 +65,21 @@ def subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
         # a list a comprehension built (`[m for m in model.modules() if ...][0]`): one of the
         # elements it produced, or, sliced, a list of them
         return base if isinstance(index, nodes.Slice) else base.element
+    if isinstance(base, Container) and base.keys is None and isinstance(index, nodes.Slice):
+        # `blocks[::-1]`: the list from its last item to its first; another slice, some of
+        # its items in their order (each may now stand for none)
+        return reversed_items(base) if _reversing(index) else Container(base.items)
     if isinstance(base, Container) and base.items:
         if isinstance(key, Constant) or isinstance(index, nodes.Const):
             return base.item(key.value if isinstance(key, Constant) else index.value)
         if not isinstance(index, nodes.Slice):
             return either(list(base.items))  # an entry named at run time (`models[name]`): one of them
     return UNKNOWN
+
+
+def _reversing(index: nodes.Slice) -> bool:
+    """`[::-1]`: every item, last first."""
+    return index.lower is None and index.upper is None and index.step is not None and index.step.as_string() == "-1"
 
 
 def stored_in_state_dict(state: StateDict, key: Value) -> Value:
@@ -129,7 +138,7 @@ def dict_of(entries: Tuple[Tuple[object, Value], ...], exact: bool = False) -> C
 
 
 def view(container: Value, method: str, args: List[Value]) -> Value:
-    """`values()`, `items()`, `keys()` or `get(key)` of a dict the walk built: its entries in
+    """`values()`, `items()`, `keys()`, `get(key)` or `pop(key)` of a dict the walk built: its entries in
     order, as a list of them, so that a loop over them runs each in turn (an unnamed entry's key
     unknown). A view holds one entry per item where the dict does (exact, or every key named)."""
     if not isinstance(container, Container):
@@ -143,10 +152,12 @@ def view(container: Value, method: str, args: List[Value]) -> Value:
         return Container(tuple(pairs), exact=exact)
     if method == "keys" and container.keys is not None:
         return Container(_key_values(container.keys), exact=exact)
-    if method == "get" and args and isinstance(args[0], Constant) and container.keys is not None:
+    if method in ("get", "pop") and args and isinstance(args[0], Constant) and container.keys is not None:
         found = container.keys.index(args[0].value) if args[0].value in container.keys else None
         if found is None and not container.named:
             return UNKNOWN  # one of its unnamed entries, or the default
+        if found is None and method == "pop" and len(args) == 1:
+            return UNKNOWN  # `KeyError`
         return container.items[found] if found is not None else args[1] if len(args) > 1 else Constant(None)
     return UNKNOWN
 
@@ -197,6 +208,21 @@ def loosened(value: Value) -> Value:
 
 def _loosened(container: Container) -> Container:
     return Container(container.items, (UNNAMED,) * len(container.items) if container.keys is not None else None)
+
+
+def removed(value: Value, key: Value) -> Value:
+    """A dict after `d.pop(key)` or `del d[key]`: a constant key's entry is gone, the others
+    stay (`config.pop("fsdp", None)` then `config.get("fsdp")` is None, as after `config["fsdp"]
+    = None`). An unnamed entry may have been under that key, so it may now stand for none. A key
+    named at run time, or a list's item, may be any of them (`loosened`)."""
+    return mapped_options(value, lambda o: _removed(o, key) if isinstance(o, Container) and (o.keys is not None or o.exact) else o)
+
+
+def _removed(container: Container, key: Value) -> Container:
+    if container.keys is None or not isinstance(key, Constant):
+        return _loosened(container)
+    kept = [(k, item) for k, item in zip(container.keys, container.items) if k != key.value]
+    return Container(tuple(item for _, item in kept), tuple(k for k, _ in kept), container.exact and container.named)
 
 
 def unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[str]]) -> Tuple[Value, ...]:
@@ -306,13 +332,7 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
     if name in ("list", "tuple", "filter", "sorted", "reversed", "iter", "set"):
         if name == "filter" and len(args) > 1:
             first = args[1]
-        if isinstance(first, (Params, Iterable, Container)):
-            return first
-        if isinstance(first, Obj):
-            return Iterable(first.child("*"))
-        if isinstance(first, StateDict):
-            return STATE_DICT_ENTRIES
-        return UNKNOWN
+        return mapped_options(first, lambda option: _iterated(option, name == "reversed"))  # each list a run may hold
     if name == "len":
         return size(first)
     if name == "int" and isinstance(first, WorldSize):  # `int(os.environ["WORLD_SIZE"])`
@@ -333,6 +353,25 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
         # what a mapping or pairs given hold, under keys not known
         return Container(tuple(args) + tuple(keywords.values()), (UNNAMED,) * (len(args) + len(keywords)))
     return UNKNOWN
+
+
+def _iterated(value: Value, backwards: bool) -> Value:
+    """What a builtin that iterates `value` makes of it (`list(...)`, `reversed(...)`): the same
+    items; `reversed` runs a list or dict the walk built from its last item to its first."""
+    if backwards and isinstance(value, Container):
+        return reversed_items(value)
+    if isinstance(value, (Params, Iterable, Container)):
+        return value
+    if isinstance(value, Obj):
+        return Iterable(value.child("*"))
+    if isinstance(value, StateDict):
+        return STATE_DICT_ENTRIES
+    return UNKNOWN
+
+
+def reversed_items(container: Container) -> Container:
+    keys = tuple(reversed(container.keys)) if container.keys is not None else None
+    return Container(tuple(reversed(container.items)), keys, container.exact)
 
 
 def any_or_all(any_: bool, value: Value) -> Value:

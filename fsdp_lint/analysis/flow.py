@@ -1161,13 +1161,17 @@ class Flow:
                 # `group["params"] = new`, `optimizer.param_groups[:] = groups`
                 for groups in contained(container, ParamGroups):
                     self._rebuilt(groups.optimizer)
+            if isinstance(key, Constant) and isinstance(key.value, str):
+                for owner in options_of(container):  # `conf["data"] = ...`: the entry a test reads as a flag (`paths.key_chain`)
+                    if isinstance(owner, Obj):
+                        self._rebind_flag(owner, key.value, _written(value), self._seq + 1)
             grown: Optional[Value] = None
             if isinstance(container, Container):
                 grown = containers.stored_item(container, key, value)
             elif isinstance(container, StateDict):
                 grown = containers.stored_in_state_dict(container, key)
-            if grown is not None and isinstance(target.value, nodes.Name):
-                self.env[target.value.name] = grown
+            if grown is not None and isinstance(target.value, (nodes.Name, nodes.Subscript)):
+                self._rebind_container(target.value, grown)  # `config["denoiser"]["fsdp"] = None`: `config` too
             elif grown is not None and isinstance(target.value, nodes.Attribute):
                 # `self.ema[name] = ...`: the dict the attribute holds gains the item
                 owner = self._eval(target.value.expr)
@@ -1841,7 +1845,9 @@ class Flow:
             return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
         if chain is None:
-            return self._read_attribute(expr) if isinstance(expr, (nodes.Call, nodes.Subscript, nodes.Attribute)) else None  # `get_args().fsdp`
+            chain = paths.key_chain(expr)  # `conf["data"]` of an object: the entry `conf.data` is
+            if chain is None or not isinstance(self.env.get(chain[0]), Obj):
+                return self._read_attribute(expr) if isinstance(expr, (nodes.Call, nodes.Subscript, nodes.Attribute)) else None  # `get_args().fsdp`
         base, *attrs = chain
         if not attrs and base in self._told and not self._versions.get(base):
             return Obj(self.param_roots[base])  # a flag the caller passed, which its context describes
@@ -1928,10 +1934,10 @@ class Flow:
         elif isinstance(node, nodes.Expr):
             self._eval(node.value)
         elif isinstance(node, nodes.Delete):
-            for target in node.targets:  # `del args["tp"]`: the dict's keys are no longer known
+            for target in node.targets:  # `del args["tp"]`: that entry is gone
                 self._eval(target)
-                if isinstance(target, nodes.Subscript) and isinstance(target.value, nodes.Name) and target.value.name in self.env:
-                    self.env[target.value.name] = containers.loosened(self.env[target.value.name])
+                if isinstance(target, nodes.Subscript):
+                    self._rebind_container(target.value, containers.removed(self.value(target.value), self.value(target.slice)))
         elif isinstance(node, nodes.Return):
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
             if self._meta_depth and node.value is not None:  # `return Model()` under `with torch.device("meta")`: an object on the meta device
@@ -2933,25 +2939,30 @@ class Flow:
             self._store(added)
             once = func.attrname != "insert" and not syntax.may_repeat(func)
             grown = containers.grown(receiver, Container((added,), exact=True) if func.attrname != "extend" else added, once)
-            if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
-                self.env[func.expr.name] = grown
-            elif isinstance(func.expr, nodes.Attribute):
-                owner = self.value(func.expr.expr)
-                key = (owner.root, owner.attrs + (func.expr.attrname,)) if isinstance(owner, Obj) else None
-                if key in self.attr_env:
-                    self.attr_env[key] = grown
-                    self._attr_version += 1
+            self._rebind_container(func.expr, grown)
             return Constant(None)
-        if func.attrname in _KEY_CHANGES:  # `args.update(...)`: `in` and `len` no longer known
-            if isinstance(func.expr, nodes.Name) and func.expr.name in self.env:
-                self.env[func.expr.name] = containers.loosened(receiver)
-            elif isinstance(func.expr, nodes.Attribute):
-                owner = self.value(func.expr.expr)
-                key = (owner.root, owner.attrs + (func.expr.attrname,)) if isinstance(owner, Obj) else None
-                if key in self.attr_env:
-                    self.attr_env[key] = containers.loosened(receiver)
-                    self._attr_version += 1
+        if func.attrname == "pop" and args:  # `config.pop("fsdp", None)`: that entry is gone
+            self._rebind_container(func.expr, containers.removed(receiver, args[0]))
+        elif func.attrname in _KEY_CHANGES:  # `args.update(...)`: `in` and `len` no longer known
+            self._rebind_container(func.expr, containers.loosened(receiver))
         return either([containers.view(option, func.attrname, args) for option in options_of(receiver)])
+
+    def _rebind_container(self, expr: nodes.NodeNG, changed: Value) -> None:
+        """Keep a list or dict the walk built, changed in place, where `expr` reads it: a
+        variable, an attribute of an object whose value the walk holds, or an entry of such a
+        dict under a constant key (`config["denoiser"].pop("fsdp")` changes `config` too)."""
+        if isinstance(expr, nodes.Name) and expr.name in self.env:
+            self.env[expr.name] = changed
+        elif isinstance(expr, nodes.Attribute):
+            owner = self.value(expr.expr)
+            key = (owner.root, owner.attrs + (expr.attrname,)) if isinstance(owner, Obj) else None
+            if key in self.attr_env:
+                self.attr_env[key] = changed
+                self._attr_version += 1
+        elif isinstance(expr, nodes.Subscript) and not isinstance(expr.slice, nodes.Slice):
+            outer, key = self.value(expr.value), self.value(expr.slice)
+            if isinstance(outer, Container) and outer.keys is not None and isinstance(key, Constant):
+                self._rebind_container(expr.value, containers.stored_item(outer, key, changed))
 
     def _raised(self) -> bool:
         """Whether the statement just walked raised on every run that got to it (`_raises`): as

@@ -493,9 +493,11 @@ class Project:
         tests = [node.test for node in nodes_within(func, (nodes.If, nodes.While, nodes.IfExp))]
         tests += list(nodes_within(func, (nodes.Compare, nodes.BoolOp)))
         for test in tests:
-            for node in [test, *test.nodes_of_class((nodes.Attribute, nodes.Name))]:
+            for node in [test, *test.nodes_of_class((nodes.Attribute, nodes.Name, nodes.Subscript))]:
                 if isinstance(node, nodes.Attribute):
                     names.add(node.attrname)
+                elif isinstance(node, nodes.Subscript) and isinstance(node.slice, nodes.Const) and isinstance(node.slice.value, str):
+                    names.add(node.slice.value)  # `conf["data"]`, an entry as `conf.data` is (`paths.key_chain`)
                 elif isinstance(node, nodes.Name):
                     names.add(node.name)
         callees: List[nodes.FunctionDef] = []

@@ -357,6 +357,107 @@ def test_a_dict_literal_with_a_splat_keeps_its_named_keys_and_may_hold_more():
     assert _lint({"ckpt.py": replaced, "train.py": train}) == [("ckpt.py", 14, "FSD301")]
 
 
+def test_a_dict_entry_removed_or_set_to_none_is_absent_for_later_reads():
+    """`del cfg["fsdp"]`, `cfg.pop("fsdp")` and `cfg["fsdp"] = None` of a dict the walk built,
+    also of an entry of one (`cfg["model"]`): a later `get("fsdp")` is None, so the model is
+    not sharded; removing another key leaves the entry where it was."""
+    train = SHARD + """
+    import torch
+    from torch import nn
+
+    def main(path):
+        cfg = {"model": {"fsdp": {"reshard": True}, "dim": 4}, "optim": {"lr": 1e-3}}
+        del cfg["model"]["fsdp"]
+        model = nn.Linear(4, 4)
+        if cfg["model"].get("fsdp") is not None:
+            fully_shard(model)
+        model.load_state_dict(torch.load(path))
+    """
+    assert _lint({"train.py": train}) == []
+    popped = train.replace('del cfg["model"]["fsdp"]', 'cfg["model"].pop("fsdp")')
+    assert _lint({"train.py": popped}) == []
+    stored = train.replace('del cfg["model"]["fsdp"]', 'cfg["model"]["fsdp"] = None')
+    assert _lint({"train.py": stored}) == []
+    other = train.replace('del cfg["model"]["fsdp"]', 'del cfg["model"]["dim"]')
+    assert _lint({"train.py": other}) == [("train.py", 12, "FSD302")]
+    other_popped = train.replace('del cfg["model"]["fsdp"]', 'cfg["optim"].pop("fsdp", None)')
+    assert _lint({"train.py": other_popped}) == [("train.py", 12, "FSD302")]
+
+
+def test_an_entry_of_a_config_dict_tested_in_two_functions_is_one_flag_until_it_is_stored():
+    """`conf["data"] == "fsdp2"` in the function that shards and in the one that loads is one
+    flag of the caller's `conf` (a dict from YAML), as `conf.data` would be: the plain load runs
+    only with the model plain. A store to the entry between the two calls gives the flag a new
+    value (`"ddp"`), so the loader takes the plain load after the wrapper sharded."""
+    helpers = SHARD + """
+    import torch
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, set_model_state_dict
+
+    def wrap(conf, model):
+        if conf["data"] == "fsdp2":
+            fully_shard(model)
+        return model
+
+    def load_full(model, state):
+        set_model_state_dict(model, state, options=StateDictOptions(full_state_dict=True))
+
+    def resume(conf, model, path):
+        state = torch.load(path)
+        if conf["data"] == "fsdp2":
+            load_full(model, state)
+        else:
+            model.load_state_dict(state)
+    """
+    train = """
+    import sys
+    import yaml
+    from torch import nn
+    from helpers import wrap, resume
+
+    def main(path):
+        conf = yaml.safe_load(open(path))
+        model = wrap(conf, nn.Linear(4, 4))
+        resume(conf, model, conf["ckpt"])
+
+    main(sys.argv[1])
+    """
+    assert _lint({"helpers.py": helpers, "train.py": train}) == []
+    stored = train.replace("        resume(conf,", '        conf["data"] = "ddp"\n        resume(conf,')
+    assert _lint({"helpers.py": helpers, "train.py": stored}) == [("helpers.py", 19, "FSD302")]
+    other_key = helpers.replace('if conf["data"] == "fsdp2":\n            load_full', 'if conf["resume"] == "fsdp2":\n            load_full')
+    assert _lint({"helpers.py": other_key, "train.py": train}) == [("helpers.py", 19, "FSD302")]
+
+
+@pytest.mark.parametrize("order, expected", [("reversed(units)", []), ("units[::-1]", []), ("units", [("train.py", 22, "FSD102")])])
+def test_a_list_built_by_appends_runs_backwards_when_reversed(order, expected):
+    """`reversed(units)` and `units[::-1]` of a list built by `append`s hold its items, last
+    first: the inner module appended after the outer one is sharded before it."""
+    train = SHARD + f"""
+    from torch import nn
+
+    class Body(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = nn.Linear(4, 4)
+            self.out = nn.Linear(4, 4)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = Body()
+
+    def main():
+        model = Net()
+        units = []
+        units.append(model.body)
+        units.append(model.body.inner)
+        for unit in {order}:
+            fully_shard(unit)
+        fully_shard(model)
+    """
+    assert _lint({"train.py": train}) == expected
+
+
 def test_an_arm_the_tests_before_it_exclude_is_walked_by_no_run():
     """`kind == "full"` inside `kind == "sharded"` is false on every run that gets there, and so
     is a truth test of a flag inside a test that it is false; the code under it runs on no run,
@@ -2306,11 +2407,11 @@ def test_a_dcp_load_into_a_models_state_dict_initialises_the_model():
 
 
 @pytest.mark.parametrize("test", ['"mesh" in options', "len(options) > 1"])
-@pytest.mark.parametrize("change, expected", [("", []), ("options.update(extra)", [("setup.py", 8, "FSD202")]), ('del options["reshard"]', [("setup.py", 8, "FSD202")])])
+@pytest.mark.parametrize("change, expected", [("", []), ("options.update(extra)", [("setup.py", 8, "FSD202")]), ('del options["reshard"]', [])])
 def test_a_dict_of_known_keys_decides_membership_and_size_until_its_keys_change(test, change, expected):
     """`"mesh" in options` and `len(options) > 1` on a dict built with one key are false, so the
-    model is never sharded after the optimizer is built; once `update` or `del` changed its keys
-    (to what the walk does not follow), both arms may run."""
+    model is never sharded after the optimizer is built; once `update` changed its keys (to what
+    the walk does not follow), both arms may run. `del` of its key leaves it empty: still false."""
     setup = SHARD + f"""
     import torch
 
