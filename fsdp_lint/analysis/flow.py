@@ -2348,19 +2348,9 @@ class Flow:
                 entries.append((UNNAMED, value))
         return containers.dict_of(tuple(entries))
 
-    def _on_this_path(self, value: Value) -> Value:
-        """What a variable holds on the runs that reach here: an option bound only on runs this
-        path excludes is not it (`if cfg["ema"]: ema = build()` ... `if cfg["ema"]:
-        shard(ema)` in a later loop turn holds that turn's model, not the one an earlier turn
-        left where this turn skipped the build). Where one option is left, every run here holds it."""
-        if not isinstance(value, Either) or not value.guards or not self.path:
-            return value
-        kept = [(option, guard) for option, guard in zip(value.options, value.guards) if paths.compatible(self.path, guard)]
-        return value if len(kept) in (0, len(value.options)) else guarded(kept)
-
     def _name(self, node: nodes.Name) -> Value:
         if node.name in self.env:
-            return self._on_this_path(self.env[node.name])
+            return self.env[node.name]
         binding = self.project.binding(node)
         if binding is None:
             # Undefined here (a star import, a name injected at run time): still one object.
