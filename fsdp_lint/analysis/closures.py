@@ -18,6 +18,7 @@ Binding = Callable[[nodes.Name], Optional[nodes.NodeNG]]
 
 # by function, for as long as its tree lives: what a function reads depends on its syntax alone
 _FREE: "weakref.WeakKeyDictionary[nodes.FunctionDef, Tuple[str, ...]]" = weakref.WeakKeyDictionary()
+_MAKES: "weakref.WeakKeyDictionary[nodes.Module, bool]" = weakref.WeakKeyDictionary()
 
 
 def enclosing_function(func: nodes.FunctionDef) -> Optional[nodes.FunctionDef]:
@@ -55,4 +56,28 @@ def _encloses(outer: nodes.NodeNG, inner: nodes.NodeNG) -> bool:
         if node is outer:
             return True
         node = node.parent
+    return False
+
+
+def makes_functions(module: nodes.Module) -> bool:
+    """Whether a function of `module` returns a function the module defines (a `def` of its own
+    body or a lambda, as `def make_step(cfg): def step(model, batch): ...; return step`, or a
+    `functools.partial` of one): only then can a call of what a call into the module returned
+    run the module's code. A getter that returns what it imported, looked up or was given
+    (`_get_component_from_path(path)`) runs code the module does not hold."""
+    known = _MAKES.get(module)
+    if known is None:
+        known = _MAKES[module] = any(_returns_own_function(func) for func in nodes_within(module, nodes.FunctionDef))
+    return known
+
+
+def _returns_own_function(func: nodes.FunctionDef) -> bool:
+    for returned in nodes_within(func, nodes.Return, nodes.FunctionDef):
+        value = returned.value
+        if isinstance(value, nodes.Lambda):
+            return True
+        if isinstance(value, nodes.Name) and any(isinstance(bound, nodes.FunctionDef) for bound in func.locals.get(value.name, ())):
+            return True
+        if isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute)) and value.func.as_string().rsplit(".", 1)[-1] == "partial":
+            return True
     return False

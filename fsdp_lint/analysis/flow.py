@@ -2431,9 +2431,12 @@ class Flow:
         does: the call demands the module (only then: torchtitan 12.8 -> 14.6 CPU s when any
         was)."""
         module = self.deferred_module(self.canonical(func_value))
-        if module is not None and registrations.fills_module(self.project, module):
+        if module is None:
+            return None
+        if registrations.fills_module(self.project, module):
             self.project.demand({module})
-        return Deferred(module) if module is not None else None
+            return Deferred(module)
+        return Deferred(module, returned=True)
 
     def _registered(self, node: Union[nodes.Name, nodes.Attribute, nodes.ClassDef]) -> Optional[Value]:
         """What an entry of a registry names (a registered class, or the name of one), where the
@@ -2840,7 +2843,9 @@ class Flow:
             target = self._item_deferred(func.value)
         if target is None and isinstance(func_value, Obj):
             target = self._result_called(func_value)
-        if isinstance(target, Deferred):
+        if isinstance(target, Deferred) and target.returned:
+            self._returned_called(node, target.module, args, keywords)
+        elif isinstance(target, Deferred):
             return self._defer(node, target.module, None, args, keywords)
         if isinstance(target, nodes.FunctionDef):
             return self._apply_summary(node, target, None, args, keywords)
@@ -3391,7 +3396,7 @@ class Flow:
             return self._defer(node, origin, receiver, args, keywords)
         stored = self.deferred_module(self.canonical(receiver.child(method)))
         if stored is not None:  # a function a call into code not entered returned, stored on the object (`self.train_step = make_train_step(cfg)`)
-            return self._defer(node, stored, None, args, keywords)
+            self._returned_called(node, stored, args, keywords)
         if method not in known_apis.INERT_METHODS:
             if self._library_call_may_shard(receiver, method, args, keywords):
                 self.escaped.add(receiver.root)
@@ -3439,6 +3444,15 @@ class Flow:
                 self._advance(obj, MetaState.INITIALISED)
 
     # ---- calls into the linted tree -----------------------------------------------------------------
+
+    def _returned_called(self, node: nodes.Call, module: str, args: List[Value], keywords: Dict[Optional[str], Value]) -> None:
+        """A call of a function that a call into `module`, not entered, returned: recorded as a
+        deferred call into it (`Deferred.returned`), which enters it where what the call receives
+        may hold shards and it makes functions; until then the call is one of unknown code, whose
+        result is no object of that module's (the caller goes on as for any unknown call)."""
+        received = list(args) + list(keywords.values())
+        self.deferred.add(module)
+        self.project.defer(module, received, (self.key, f"<returned {node.lineno}:{node.col_offset}>", 0), returned=True)
 
     def _defer(self, node: nodes.Call, module: str, receiver: Optional[Obj], args: List[Value], keywords: Dict[Optional[str], Value]) -> Value:
         """A call into a module the flows do not enter: unknown code, as for a name outside the

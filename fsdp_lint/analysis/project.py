@@ -9,7 +9,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping,
 
 from astroid import nodes
 
-from fsdp_lint.analysis import class_values, environment, known_apis, paths
+from fsdp_lint.analysis import class_values, closures, environment, known_apis, paths
 from fsdp_lint.analysis.context import ABOVE, UNKNOWN_CONTEXT, Context, CreatedInstances, ObjectFacts, Origin, ShardEvent, Summary
 from fsdp_lint.analysis.lifecycles import lifecycle_before
 from fsdp_lint.analysis.declared_apis import DeclaredApis
@@ -62,6 +62,7 @@ class _DeferredCall:
     module: str
     objects: Tuple[Obj, ...]  # what the call receives: its receiver, and the objects its arguments carry
     result: Root  # the object it returns, as the caller holds it
+    returned: bool = False  # a call of what a call into the module returned (`Deferred.returned`)
 
 
 @dataclass(frozen=True)
@@ -867,12 +868,16 @@ class Project:
         if value not in values:
             values.append(value)
 
-    def defer(self, module: str, received: Iterable[Value], result: Root) -> None:
+    def defer(self, module: str, received: Iterable[Value], result: Root, returned: bool = False) -> None:
         """Record a deferred call into `module`: the values it receives and the root the caller
-        gave its result (a method called on that result later is deferred to `module` too)."""
+        gave its result (a method called on that result later is deferred to `module` too);
+        `returned`: a call of a function a call into it returned (`Deferred.returned`), whose
+        result is no object of the module's code (the function may come from anywhere:
+        torchtune's `_get_component_from_path(path)(**cfg)` builds the model) and has no origin."""
         objects = tuple(obj for value in received for obj in related_objects(value))
-        self._deferred.add(_DeferredCall(module, objects, result))
-        self._origins[result] = module
+        self._deferred.add(_DeferredCall(module, objects, result, returned))
+        if not returned:
+            self._origins[result] = module
 
     def demand(self, modules: Iterable[str]) -> None:
         """Modules a walk needs entered: to decide a branch test that holds shards
@@ -911,8 +916,8 @@ class Project:
                     referrers.setdefault(value.root, []).append(Obj(root, attrs))
         demanded: Set[str] = set(self._deciding)
         decided: Dict[Obj, bool] = {}
-        for call in sorted(self._deferred, key=lambda c: (c.module, c.result)):
-            if call.module in demanded:
+        for call in sorted(self._deferred, key=lambda c: (c.module, c.result, c.returned)):
+            if call.module in demanded or call.returned and not self._makes_functions(call.module):
                 continue
             results = self._passed_on_closure(call.result)
             candidates = list(call.objects) + [Obj(r) for r in results] + [o for r in results for o in referrers.get(r, ())]
@@ -924,6 +929,11 @@ class Project:
                     demanded.add(call.module)
                     break
         return demanded
+
+    def _makes_functions(self, name: str) -> bool:
+        """Whether a function of module `name` returns one it defines (`closures.makes_functions`)."""
+        module = self.module(name)
+        return module is not None and closures.makes_functions(module)
 
     def _instances_of(self, objects: Iterable[Obj]) -> List[Obj]:
         """The objects that received `self` objects stand for, through the receivers of the

@@ -398,9 +398,12 @@ class Either:
 @dataclass(frozen=True, slots=True)
 class Deferred:
     """Not a value: what a called name resolves to when it lies in a module whose code the flows
-    do not enter (yet). The call is treated as one of unknown code (`Project.demanded_modules`)."""
+    do not enter (yet). The call is treated as one of unknown code (`Project.demanded_modules`).
+    `returned`: the call of a function a call into the module returned (`make_step(cfg)(model)`),
+    which runs the module's code only where the module makes functions."""
 
     module: str
+    returned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
