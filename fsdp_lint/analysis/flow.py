@@ -322,11 +322,7 @@ class Flow:
         writes, local = self._attribute_writes()
         # each value on the runs of the `return` that gives it, as far as outcomes about objects tell them
         returned = guarded([(value, _shared(at) - returning) for value, at in zip(self.returns, self._returned_at)]) if self.returns else UNKNOWN
-        if self.yields and not self._is_context_manager():
-            # a generator: the call gives what iterating it produces, each value a `yield` gives
-            # (`for module, reshard in iter_plan(plan): fully_shard(module)`)
-            returned = Iterable(either(self.yielded))
-        elif any(isinstance(option, Truth) for option in options_of(returned)):
+        if any(isinstance(option, Truth) for option in options_of(returned)):
             # a described boolean, on the way to each return; one bound on several arms (`should =
             # should and cfg.flag` under `if isinstance(cfg, A):`) is described where it is
             # whichever of its options
@@ -2198,9 +2194,8 @@ class Flow:
             return UNKNOWN
         if isinstance(node, nodes.Await):
             return self._eval(node.value)
-        if isinstance(node, (nodes.Yield, nodes.YieldFrom)):
-            given = self._eval(node.value)  # `yield from` gives each element of what it iterates
-            self.yielded.append(containers.element_of(given) if isinstance(node, nodes.YieldFrom) else given)
+        if isinstance(node, nodes.Yield):
+            self.yielded.append(self._eval(node.value))
             self.yields.append(Point(self._tick(), self.path))
             return UNKNOWN
         for child in node.get_children():
