@@ -65,21 +65,12 @@ def subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
         # a list a comprehension built (`[m for m in model.modules() if ...][0]`): one of the
         # elements it produced, or, sliced, a list of them
         return base if isinstance(index, nodes.Slice) else base.element
-    if isinstance(base, Container) and base.keys is None and isinstance(index, nodes.Slice):
-        # `blocks[::-1]`: the list from its last item to its first; another slice, some of
-        # its items in their order (each may now stand for none)
-        return reversed_items(base) if _reversing(index) else Container(base.items)
     if isinstance(base, Container) and base.items:
         if isinstance(key, Constant) or isinstance(index, nodes.Const):
             return base.item(key.value if isinstance(key, Constant) else index.value)
         if not isinstance(index, nodes.Slice):
             return either(list(base.items))  # an entry named at run time (`models[name]`): one of them
     return UNKNOWN
-
-
-def _reversing(index: nodes.Slice) -> bool:
-    """`[::-1]`: every item, last first."""
-    return index.lower is None and index.upper is None and index.step is not None and index.step.as_string() == "-1"
 
 
 def stored_in_state_dict(state: StateDict, key: Value) -> Value:
@@ -332,7 +323,13 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
     if name in ("list", "tuple", "filter", "sorted", "reversed", "iter", "set"):
         if name == "filter" and len(args) > 1:
             first = args[1]
-        return mapped_options(first, lambda option: _iterated(option, name == "reversed"))  # each list a run may hold
+        if isinstance(first, (Params, Iterable, Container)):
+            return first
+        if isinstance(first, Obj):
+            return Iterable(first.child("*"))
+        if isinstance(first, StateDict):
+            return STATE_DICT_ENTRIES
+        return UNKNOWN
     if name == "len":
         return size(first)
     if name == "int" and isinstance(first, WorldSize):  # `int(os.environ["WORLD_SIZE"])`
@@ -353,25 +350,6 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
         # what a mapping or pairs given hold, under keys not known
         return Container(tuple(args) + tuple(keywords.values()), (UNNAMED,) * (len(args) + len(keywords)))
     return UNKNOWN
-
-
-def _iterated(value: Value, backwards: bool) -> Value:
-    """What a builtin that iterates `value` makes of it (`list(...)`, `reversed(...)`): the same
-    items; `reversed` runs a list or dict the walk built from its last item to its first."""
-    if backwards and isinstance(value, Container):
-        return reversed_items(value)
-    if isinstance(value, (Params, Iterable, Container)):
-        return value
-    if isinstance(value, Obj):
-        return Iterable(value.child("*"))
-    if isinstance(value, StateDict):
-        return STATE_DICT_ENTRIES
-    return UNKNOWN
-
-
-def reversed_items(container: Container) -> Container:
-    keys = tuple(reversed(container.keys)) if container.keys is not None else None
-    return Container(tuple(reversed(container.items)), keys, container.exact)
 
 
 def any_or_all(any_: bool, value: Value) -> Value:

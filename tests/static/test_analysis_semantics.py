@@ -428,36 +428,6 @@ def test_an_entry_of_a_config_dict_tested_in_two_functions_is_one_flag_until_it_
     assert _lint({"helpers.py": other_key, "train.py": train}) == [("helpers.py", 19, "FSD302")]
 
 
-@pytest.mark.parametrize("order, expected", [("reversed(units)", []), ("units[::-1]", []), ("units", [("train.py", 22, "FSD102")])])
-def test_a_list_built_by_appends_runs_backwards_when_reversed(order, expected):
-    """`reversed(units)` and `units[::-1]` of a list built by `append`s hold its items, last
-    first: the inner module appended after the outer one is sharded before it."""
-    train = SHARD + f"""
-    from torch import nn
-
-    class Body(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.inner = nn.Linear(4, 4)
-            self.out = nn.Linear(4, 4)
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.body = Body()
-
-    def main():
-        model = Net()
-        units = []
-        units.append(model.body)
-        units.append(model.body.inner)
-        for unit in {order}:
-            fully_shard(unit)
-        fully_shard(model)
-    """
-    assert _lint({"train.py": train}) == expected
-
-
 def test_an_arm_the_tests_before_it_exclude_is_walked_by_no_run():
     """`kind == "full"` inside `kind == "sharded"` is false on every run that gets there, and so
     is a truth test of a flag inside a test that it is false; the code under it runs on no run,
