@@ -22,7 +22,7 @@ from astroid.const import Context
 from fsdp_lint.analysis.context import ABOVE, AttrPath
 from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.registrations import Registration
-from fsdp_lint.analysis.values import WILDCARD, ClassRef, Container, Obj, Root, Value, constant, objects_in, options_of, path_covers
+from fsdp_lint.analysis.values import WILDCARD, Container, Obj, Root, Value, constant, objects_in, options_of, path_covers
 
 GlobalPath = Tuple[Root, AttrPath]  # a global and a path inside it; `ABOVE`: a module around it
 
