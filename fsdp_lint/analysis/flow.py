@@ -1158,7 +1158,7 @@ class Flow:
                 for groups in contained(container, ParamGroups):
                     self._rebuilt(groups.optimizer)
             if isinstance(key, Constant) and isinstance(key.value, str):
-                for owner in options_of(container):  # `conf["data"] = ...`: the entry a test reads as a flag (`paths.key_chain`)
+                for owner in options_of(container):  # `conf["data"] = ...`: the entry a test reads as a flag (`paths.name_chain`)
                     if isinstance(owner, Obj):
                         self._rebind_flag(owner, key.value, _written(value), self._seq + 1)
             grown: Optional[Value] = None
@@ -1841,7 +1841,7 @@ class Flow:
             return Obj(module.root, module.attrs + (paths.FSDP_MODULE,))
         chain = paths.name_chain(expr)
         if chain is None:
-            chain = paths.key_chain(expr)  # `conf["data"]` of an object: the entry `conf.data` is
+            chain = paths.name_chain(expr, keys=True)  # `conf["data"]` of an object: the entry `conf.data` is
             if chain is None or not isinstance(self.env.get(chain[0]), Obj):
                 return self._read_attribute(expr) if isinstance(expr, (nodes.Call, nodes.Subscript, nodes.Attribute)) else None  # `get_args().fsdp`
         base, *attrs = chain

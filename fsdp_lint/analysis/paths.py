@@ -287,31 +287,21 @@ def none_test(test: nodes.NodeNG) -> Optional[Tuple[nodes.NodeNG, bool]]:
     return None
 
 
-def name_chain(expr: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
-    """`self.a.b` -> ("self", "a", "b") when it is a plain chain of names, else None."""
+def name_chain(expr: nodes.NodeNG, keys: bool = False) -> Optional[Tuple[str, ...]]:
+    """`self.a.b` -> ("self", "a", "b") when it is a plain chain of names, else None. With `keys`,
+    also through entries under constant string keys: `conf["data"]` -> ("conf", "data"), as
+    `conf.data` (a configuration read from YAML is a dict, one from OmegaConf either, and the same
+    entry whichever way it is read)."""
     parts = []
-    while isinstance(expr, (nodes.Attribute, nodes.AssignAttr)):
-        parts.append(expr.attrname)
-        expr = expr.expr
-    if not isinstance(expr, (nodes.Name, nodes.AssignName)):
-        return None
-    parts.append(expr.name)
-    return tuple(reversed(parts))
-
-
-def key_chain(expr: nodes.NodeNG) -> Optional[Tuple[str, ...]]:
-    """`name_chain` that also steps through entries under constant string keys: `conf["data"]`
-    -> ("conf", "data"), as `conf.data` (a configuration read from YAML is a dict, one from
-    OmegaConf either, and the same entry whichever way it is read)."""
-    parts = []
-    while isinstance(expr, (nodes.Attribute, nodes.AssignAttr, nodes.Subscript)):
+    while isinstance(expr, (nodes.Attribute, nodes.AssignAttr)) or keys and isinstance(expr, nodes.Subscript):
         if isinstance(expr, nodes.Subscript):
             if not isinstance(expr.slice, nodes.Const) or not isinstance(expr.slice.value, str) or expr.slice.value[:1] == "*":
                 return None
             parts.append(expr.slice.value)
+            expr = expr.value
         else:
             parts.append(expr.attrname)
-        expr = expr.value if isinstance(expr, nodes.Subscript) else expr.expr
+            expr = expr.expr
     if not isinstance(expr, (nodes.Name, nodes.AssignName)):
         return None
     parts.append(expr.name)

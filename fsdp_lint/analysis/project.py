@@ -498,7 +498,7 @@ class Project:
                 if isinstance(node, nodes.Attribute):
                     names.add(node.attrname)
                 elif isinstance(node, nodes.Subscript) and isinstance(node.slice, nodes.Const) and isinstance(node.slice.value, str):
-                    names.add(node.slice.value)  # `conf["data"]`, an entry as `conf.data` is (`paths.key_chain`)
+                    names.add(node.slice.value)  # `conf["data"]`, an entry as `conf.data` is (`paths.name_chain`)
                 elif isinstance(node, nodes.Name):
                     names.add(node.name)
         callees: List[nodes.FunctionDef] = []
