@@ -2,7 +2,9 @@
 
 The parent process hosts the c10d TCPStore, as torchrun's agent does, so the store outlives a
 rank that stops; ports come from the OS. Spawning is the expensive part of the suite, so tests
-batch many scenarios into one launch.
+batch many scenarios into one launch. On a machine with GPUs the same launcher runs NCCL ranks,
+each mapped to its ``LOCAL_RANK``'s GPU as a torchrun user's script does, or left unmapped to
+reproduce the mistake that FSD106 reports.
 """
 
 import importlib.util
@@ -16,6 +18,7 @@ import time
 import traceback
 from typing import Any, Dict, List
 
+import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
@@ -30,14 +33,17 @@ def _load(path: str) -> Any:
     return module
 
 
-def _entry(rank: int, port: int, path: str, function: str, payload: Any, out_dir: str, env: Dict[str, str]) -> None:
+def _entry(rank: int, port: int, path: str, function: str, payload: Any, out_dir: str, env: Dict[str, str],
+           world: int, backend: str, map_device: bool) -> None:
     os.environ.update(env)
-    os.environ.update({"RANK": str(rank), "LOCAL_RANK": str(rank), "WORLD_SIZE": str(WORLD)})
+    os.environ.update({"RANK": str(rank), "LOCAL_RANK": str(rank), "WORLD_SIZE": str(world)})
     result: Dict[str, Any]
     code = 0
     try:
-        store = dist.TCPStore("127.0.0.1", port, WORLD, is_master=False)
-        dist.init_process_group("gloo", store=store, rank=rank, world_size=WORLD)
+        if map_device:
+            torch.cuda.set_device(rank)
+        store = dist.TCPStore("127.0.0.1", port, world, is_master=False)
+        dist.init_process_group(backend, store=store, rank=rank, world_size=world)
         result = {"ok": True, "value": getattr(_load(path), function)(rank, payload)}
     except BaseException as exc:  # reported to the parent, which asserts on it
         result = {"ok": False, "type": type(exc).__name__, "code": getattr(exc, "code", None), "message": str(exc),
@@ -51,15 +57,20 @@ def _entry(rank: int, port: int, path: str, function: str, payload: Any, out_dir
 
 
 def run_ranks(path: str, function: str, payload: Any = None, timeout_s: float = 120.0,
-              env: Dict[str, str] = None) -> List[Dict[str, Any]]:
-    """Run ``function(rank, payload)`` from file ``path`` on 2 ranks; per-rank result dicts."""
+              env: Dict[str, str] = None, world: int = WORLD, backend: str = "gloo",
+              map_device: bool = False) -> List[Dict[str, Any]]:
+    """Run ``function(rank, payload)`` from file ``path`` on ``world`` ranks; per-rank result dicts.
+
+    ``map_device`` calls ``torch.cuda.set_device(rank)`` before the process group is made.
+    """
     env = {"FSDP_LINT_RUNTIME_TIMEOUT": "10", "OMP_NUM_THREADS": "1", **(env or {})}
-    store = dist.TCPStore("127.0.0.1", 0, WORLD + 1, is_master=True, wait_for_workers=False)
+    store = dist.TCPStore("127.0.0.1", 0, world + 1, is_master=True, wait_for_workers=False)
     context = mp.get_context("spawn")
     with tempfile.TemporaryDirectory() as out_dir:
         procs = [
-            context.Process(target=_entry, args=(rank, store.port, path, function, payload, out_dir, env))
-            for rank in range(WORLD)
+            context.Process(target=_entry, args=(rank, store.port, path, function, payload, out_dir, env, world,
+                                                 backend, map_device))
+            for rank in range(world)
         ]
         for proc in procs:
             proc.start()

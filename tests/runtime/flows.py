@@ -8,6 +8,8 @@ compiled blocks, gradient clipping over DTensor gradients, a loss computed in ch
 output layer after the model's forward) and accelerate's FSDP2 path (a tied embedding and head
 in the root unit, gradient accumulation with ``set_requires_gradient_sync``, per-rank
 checkpoint files). The guard must say nothing, and the losses must be bit for bit the plain ones.
+The flows run on the device of the process group's backend: CPU under gloo, the rank's current
+GPU under NCCL (tests/runtime/test_cuda.py).
 """
 
 import contextlib
@@ -81,8 +83,13 @@ class Transformer(nn.Module):
             layer.reset_parameters()  # through checkpoint_wrapper's and torch.compile's forwarding
 
 
+def device() -> torch.device:
+    return torch.device("cuda", torch.cuda.current_device()) if dist.get_backend() == "nccl" else torch.device("cpu")
+
+
 def tokens(rank: int, step: int) -> torch.Tensor:
-    return torch.randint(0, VOCAB, (4, SEQ + 1), generator=torch.Generator().manual_seed(1000 * step + rank))
+    batch = torch.randint(0, VOCAB, (4, SEQ + 1), generator=torch.Generator().manual_seed(1000 * step + rank))
+    return batch.to(device())
 
 
 def lm_loss(logits: torch.Tensor, batch: torch.Tensor) -> torch.Tensor:
@@ -131,7 +138,7 @@ def tutorial(rank: int, tmp: str) -> List[float]:
     """Meta init, mixed precision, to_empty + init, train, DCP and full checkpoints, three resumes."""
     torch.manual_seed(0)
     model = shard(on_meta(), mp=True)
-    model.to_empty(device="cpu")
+    model.to_empty(device=device())
     model.init_weights()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
     losses = train(model, optimizer, rank, range(2))
@@ -152,7 +159,7 @@ def tutorial(rank: int, tmp: str) -> List[float]:
 
     # Resume 2: DCP into a materialised model, model and optimizer through set_state_dict.
     resumed = shard(on_meta(), mp=True)
-    resumed.to_empty(device="cpu")
+    resumed.to_empty(device=device())
     optimizer = torch.optim.AdamW(resumed.parameters(), lr=1e-2)
     model_sd, optim_sd = get_state_dict(resumed, optimizer)
     state = {"model": model_sd, "optim": optim_sd}
@@ -171,7 +178,7 @@ def examples(rank: int, tmp: str) -> List[float]:
     """pytorch/examples' FSDP2 trainer: meta init, explicit prefetching, full state dict checkpoints."""
     torch.manual_seed(0)
     model = shard(on_meta(), mp=True, prefetch=True)
-    model.to_empty(device="cpu")
+    model.to_empty(device=device())
     model.init_weights()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
     losses = train(model, optimizer, rank, range(3))
@@ -189,7 +196,7 @@ def torchtitan(rank: int, tmp: str) -> List[float]:
     for i, layer in enumerate(model.layers):
         model.layers[i] = torch.compile(checkpoint_wrapper(layer), backend="eager")
     shard(model, mp=True)
-    model.to_empty(device="cpu")
+    model.to_empty(device=device())
     model.init_weights()
     model.skip_output = True  # the loss calls model.output itself, in chunks, while the root is all-gathered
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
