@@ -21,8 +21,10 @@ class DeviceMapping(RuntimeCheck):
     offload); and, through the c10d store, that no two ranks of one host use the same device.
 
     ## Why it matters
-    Without ``torch.cuda.set_device(LOCAL_RANK)`` every rank of a node shards onto GPU 0: OOM,
-    then NCCL "Duplicate GPU detected", or a hang.
+    Without ``torch.cuda.set_device(LOCAL_RANK)`` every rank of a node that touched CUDA before
+    its device mesh was made shards onto GPU 0 (the mesh selects the GPU from ``LOCAL_RANK`` only
+    while CUDA is untouched), and ranks given the same ``LOCAL_RANK`` share one GPU whatever they
+    do: OOM, then NCCL "Duplicate GPU detected", or a hang.
 
     ## When
     Once, at the first forward of each root, before FSDP's first all-gather.

@@ -59,4 +59,4 @@ def test_guard_adds_no_synchronizing_cuda_call_to_a_training_step():
     per_rank = _values(run_ranks(os.path.join(HERE, "cuda_cases.py"), "synchronizations", 3, timeout_s=180,
                                  world=_world(), backend="nccl", map_device=True))
     for found in per_rank:
-        assert found["raise"] == found["plain"], found
+        assert found == {"plain": None, "raise": None}, found
