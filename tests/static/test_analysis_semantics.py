@@ -46,6 +46,74 @@ def _lint(files: Dict[str, str]) -> List[Tuple[str, int, str]]:
     return sorted((v.path, v.line, v.code) for v in result.violations)
 
 
+def test_methods_recursing_through_one_another_over_children_settle(monkeypatch):
+    """Four methods of a unit planner call one another over `module.children()` (LoongForge's
+    `_FSDPWrapPlanner`): each level and each loop pass named new descendants, and the cycle's
+    summaries grew by thousands of events a round without settling (the run never ended). A
+    summary past `_MAX_EVENTS` is unknown code to its callers, so the events a walk maps from its
+    callees' summaries stay bounded."""
+    from fsdp_lint.analysis import flow
+
+    mapped = []
+    mapped_flags = flow._mapped_flags
+
+    def counted(*args):
+        mapped.append(None)
+        assert len(mapped) < 200_000, "the cycle's summaries do not settle"
+        return mapped_flags(*args)
+
+    monkeypatch.setattr(flow, "_mapped_flags", counted)
+    planner = SHARD + """
+    from torch import nn
+
+    class Planner:
+        def __init__(self, mesh):
+            self.mesh = mesh
+            self.done = set()
+
+        def candidate(self, module):
+            if id(module) in self.done:
+                return False
+            if isinstance(module, nn.ModuleList):
+                return self.children(module)
+            self.split(module)
+            fully_shard(module, mesh=self.mesh)
+            self.done.add(id(module))
+            return True
+
+        def split(self, module):
+            for child in module.children():
+                if id(child) not in self.done:
+                    self.boundary(child)
+
+        def boundary(self, module):
+            if isinstance(module, nn.ModuleList):
+                return self.children(module)
+            return self.candidate(module)
+
+        def children(self, module):
+            wrapped = False
+            for child in module.children():
+                wrapped = self.boundary(child) or wrapped
+            return wrapped
+
+    def wrap(model, mesh):
+        Planner(mesh).candidate(model)
+        return model
+    """
+    train = """
+    import torch
+    from planner import wrap
+
+    def main(model, mesh):
+        model = wrap(model, mesh)
+        optimizer = torch.optim.AdamW(model.parameters())
+        model(torch.randn(2, 8)).sum().backward()
+        optimizer.step()
+    """
+    assert _lint({"planner.py": planner, "train.py": train}) == []
+
+
 def test_a_recursive_sharding_helper_reaches_a_fixpoint_bottom_up_is_clean():
     recursive = SHARD + """
     def shard_tree(module):
