@@ -528,9 +528,11 @@ class Flow:
             return None
         given = call_argument(call, 0, known_apis.LOADED_STATE_PARAMETER)
         states = guarded_options(self.value(given)) if given is not None else ((UNKNOWN, EMPTY),)
+        through_super = self._super_of(func.expr)  # an override's `super().load_state_dict(sd)`
+        after, receivers = (through_super[0], ((through_super[1], EMPTY),)) if through_super else (None, guarded_options(self.value(func.expr)))
         found: Optional[StateDictLoad] = None
-        for into, runs in guarded_options(self.value(func.expr)):
-            if not isinstance(into, Obj) or isinstance(self.project.resolve_method(into, self.self_root, "load_state_dict", self.self_class), nodes.FunctionDef):
+        for into, runs in receivers:
+            if not isinstance(into, Obj) or isinstance(self.project.resolve_method(into, self.self_root, "load_state_dict", self.self_class, after=after), nodes.FunctionDef):
                 continue
             for state, given_on in states:
                 both = runs | given_on
@@ -2934,7 +2936,20 @@ class Flow:
         tree that comes after the class in the object's hierarchy runs on the same object, as
         `obj.method(...)` would run an override (None where it is no such call, or the method
         is not one of the tree's: library code, as before)."""
-        call = func.expr
+        found = self._super_of(func.expr)
+        if found is None:
+            return None
+        after, receiver = found
+        target = self.project.resolve_method(receiver, self.self_root, func.attrname, self.self_class, after=after)
+        if isinstance(target, nodes.FunctionDef):
+            return self._apply_summary(node, target, receiver, args, keywords)
+        if isinstance(target, Deferred):
+            return self._defer(node, target.module, receiver, args, keywords)
+        return None
+
+    def _super_of(self, call: nodes.NodeNG) -> Optional[Tuple[nodes.ClassDef, Obj]]:
+        """`super()` (or `super(Cls, obj)`): the class the method search starts after, and the
+        object the method runs on; None where `call` is no such call or they are not known."""
         if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "super"):
             return None
         if not _is_builtin(self.project.binding(call.func)) or call.keywords:
@@ -2946,14 +2961,7 @@ class Flow:
             after, receiver = (named if isinstance(named, nodes.ClassDef) else None), self.value(call.args[1])
         else:
             return None
-        if after is None or not isinstance(receiver, Obj):
-            return None
-        target = self.project.resolve_method(receiver, self.self_root, func.attrname, self.self_class, after=after)
-        if isinstance(target, nodes.FunctionDef):
-            return self._apply_summary(node, target, receiver, args, keywords)
-        if isinstance(target, Deferred):
-            return self._defer(node, target.module, receiver, args, keywords)
-        return None
+        return (after, receiver) if after is not None and isinstance(receiver, Obj) else None
 
     def _container_method(self, func: nodes.Attribute, args: List[Value]) -> Value:
         """A method of a dict or list the walk built: a view of its entries (`models.items()`,

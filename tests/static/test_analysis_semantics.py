@@ -390,7 +390,8 @@ def test_what_a_load_state_dict_loads_is_its_state_dicts_value_on_the_runs_that_
     from `get_model_state_dict(..., full_state_dict=True)` is full plain tensors like a file's; a
     dict made of a file's entries (`{k.removeprefix(...): v ...}`) holds them; a file read and
     handed to a helper that loads it is the file's there, in the context of the sharded model
-    only; values `distribute_tensor` made are none of the file's."""
+    only; values `distribute_tensor` made are none of the file's. A class's own
+    `load_state_dict` runs as its code: its `super().load_state_dict(...)` is torch's load."""
     arms = SHARD + """
     import torch
     from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
@@ -433,6 +434,25 @@ def test_what_a_load_state_dict_loads_is_its_state_dicts_value_on_the_runs_that_
     """
     assert _lint({"helper.py": helper, "train.py": train}) == [("helper.py", 3, "FSD302")]
     assert _lint({"helper.py": helper, "train.py": train.replace("        load_into(model, torch.load(path))\n", "")}) == []
+    override = SHARD + """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 4)
+
+        def load_state_dict(self, state_dict, strict=True, assign=False):
+            state_dict = {k.replace("module.", ""): v for k, v in state_dict.items()}
+            return super().load_state_dict(state_dict, strict=strict, assign=assign)
+
+    def run(path):
+        model = Net()
+        fully_shard(model)
+        model.load_state_dict(torch.load(path))
+    """
+    assert _lint({"train.py": override}) == [("train.py", 13, "FSD302")]  # the override's load of torch's
 
 
 def test_an_entry_of_a_config_dict_tested_in_two_functions_is_one_flag_until_it_is_stored():
