@@ -1,29 +1,24 @@
 from __future__ import annotations
 
-from typing import Optional
-
 from astroid import nodes
 
-from fsdp_lint.analysis.conditions import mentions_rank
 from fsdp_lint.analysis.flow import Flow
-from fsdp_lint.analysis.names import binding_of
+from fsdp_lint.analysis.loads import Loaded
 from fsdp_lint.engine.rule import Invalid, Rule, Valid
-
-PLAIN_LOADERS = frozenset({"torch.load", "torch.serialization.load", "safetensors.torch.load_file", "safetensors.torch.load"})
-# Calls that turn plain tensors into DTensors (or load through DCP's state-dict API instead).
-DISTRIBUTING_CALLS = frozenset({"distribute_tensor", "from_local", "set_model_state_dict", "set_state_dict", "load_from_full_model_state_dict"})
-_MAX_DEPTH = 4
 
 
 class PlainStateDictLoad(Rule):
     """`model.load_state_dict(torch.load(...))` of full plain tensors into a sharded model.
 
     ## What it does
-    Reports `load_state_dict` on a module that `fully_shard` sharded (or that holds sharded
-    submodules) when its argument comes from `torch.load` or safetensors' `load_file` (directly,
-    through variables, or an item of the loaded dict), in a function that calls neither
-    `distribute_tensor` nor `set_model_state_dict`. Files whose name contains the rank
-    (`f"model_rank{rank}.pt"`) are per-rank shards saved from the same layout and are not reported.
+    Reports torch's `load_state_dict` on a module that `fully_shard` sharded (or that holds
+    sharded submodules) when the state dict it gets holds full plain tensors on a run that loads
+    it there: what `torch.load` or safetensors' `load_file` read (directly, an entry of it, a
+    dict of its entries, a helper's return), or `get_model_state_dict(...,
+    options=StateDictOptions(full_state_dict=True))`. Files whose name contains the rank
+    (`f"model_rank{rank}.pt"`) are per-rank shards saved from the same layout and are not
+    reported; values made by `distribute_tensor` are no plain tensors; a class's own
+    `load_state_dict` is its code, whose loads are asked where they are.
 
     ## Why is this bad?
     After `fully_shard` the module's parameters are DTensors holding 1/N of each tensor. A
@@ -48,7 +43,7 @@ class PlainStateDictLoad(Rule):
     code = "FSD302"
     name = "plain-state-dict-load"
     severity = "error"
-    message = "`{target}.load_state_dict` gets full plain tensors from `{loader}`, but `{target}` is sharded (DTensor parameters)"
+    message = "`{target}.load_state_dict` gets full plain tensors from {source}, but `{target}` is sharded (DTensor parameters)"
     help = "load with set_model_state_dict(model, sd, options=StateDictOptions(full_state_dict=True)), or distribute_tensor each value first"
 
     VALID = [
@@ -131,42 +126,7 @@ class PlainStateDictLoad(Rule):
     ]
 
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
-        func = node.func
-        if not isinstance(func, nodes.Attribute) or func.attrname != "load_state_dict" or not node.args:
+        load = flow.state_dict_load(node)
+        if load is None or load.state is not Loaded.FULL:
             return
-        target = flow.sharded_object(func.expr, holding=True)
-        if target is None:
-            return
-        loader = _plain_source(node.args[0], flow, 0)
-        if loader is None or _distributes(flow):
-            return
-        self.report(node, self.message.format(target=flow.shown(target), loader=loader), subject=target)
-
-
-def _plain_source(expr: nodes.NodeNG, flow: Flow, depth: int) -> Optional[str]:
-    """The plain loader (`torch.load`) that `expr` comes from, through names and subscripts."""
-    if depth > _MAX_DEPTH:
-        return None
-    if isinstance(expr, nodes.Call):
-        qname = flow.qualified_name(expr.func)
-        if qname in PLAIN_LOADERS:
-            if any(mentions_rank(arg) for arg in expr.args[:1]):
-                return None
-            return qname
-        return None
-    if isinstance(expr, nodes.Subscript):
-        return _plain_source(expr.value, flow, depth + 1)
-    if isinstance(expr, nodes.Name):
-        binding = binding_of(expr, expr.name)
-        if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign) and binding.scope() is flow.scope:
-            return _plain_source(binding.parent.value, flow, depth + 1)
-    return None
-
-
-def _distributes(flow: Flow) -> bool:
-    for call in flow.scope.nodes_of_class(nodes.Call):
-        func = call.func
-        name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
-        if name in DISTRIBUTING_CALLS:
-            return True
-    return False
+        self.report(node, self.message.format(target=flow.shown(load.into), source=load.source), subject=load.into)

@@ -15,10 +15,10 @@ from fsdp_lint.analysis.values import (
     ANONYMOUS,
     UNKNOWN,
     WILDCARD,
+    WHOLE_STATES,
     Constant,
     Container,
     Either,
-    Gathered,
     Iterable,
     Obj,
     Optimizer,
@@ -51,8 +51,8 @@ _LIST_OPTIONS = 4
 STATE_DICT_ENTRIES = Iterable(UNKNOWN, nonempty=True)
 
 def subscript(base: Value, index: nodes.NodeNG, key: Value = UNKNOWN) -> Value:
-    if isinstance(base, (ParamGroups, Gathered)):
-        return base  # a group, or an entry of one; what a full state dict holds
+    if isinstance(base, (ParamGroups, *WHOLE_STATES)):
+        return base  # a group, or an entry of one; what a full state dict (or a file's) holds
     if isinstance(base, Obj):
         return base.child("*")
     if isinstance(base, StateDict) and isinstance(key, Constant) and key.value == known_apis.OPTIMIZER_STATE_KEY:
@@ -224,7 +224,7 @@ def unpacked(value: Value, count: int, deferred_to: Callable[[Root], Optional[st
     rest (the items of other objects are no objects the walk can tell apart)."""
     if isinstance(value, Params) and count == 2:
         return (UNKNOWN, value)  # `for name, param in m.named_parameters()`
-    if isinstance(value, Gathered):
+    if isinstance(value, WHOLE_STATES):
         return (value,) * count  # `for name, tensor in full_state_dict.items()`
     if isinstance(value, Container) and value.keys is None and len(value.items) == count:
         return value.items
@@ -272,8 +272,8 @@ def element_of(value: Value) -> Value:
         return either(list(value.items)) if value.keys is None else UNKNOWN
     if isinstance(value, (Params, Optimizer)):
         return value  # parameters iterate as parameters; an optimizer is not iterable: a collection of it
-    if isinstance(value, (ParamGroups, Gathered)):
-        return value  # each group; each key, value or item of a full state dict
+    if isinstance(value, (ParamGroups, *WHOLE_STATES)):
+        return value  # each group; each key, value or item of a full state dict (or a file's)
     return UNKNOWN
 
 

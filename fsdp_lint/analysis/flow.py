@@ -28,16 +28,19 @@ from astroid import nodes
 
 from fsdp_lint import fsdp1_api
 from fsdp_lint.analysis import (
-    class_values, containers, deciding_modules, environment, known_apis, loaded_keys, module_globals, named_constants, paths, registrations, syntax, truths,
+    class_values, containers, deciding_modules, environment, known_apis, loaded_keys, loads, module_globals, named_constants, paths, registrations, syntax,
+    truths,
 )
+from fsdp_lint.analysis.call_arguments import call_argument
 from fsdp_lint.analysis.collectives import Collective, collective
 from fsdp_lint.analysis.context import (
     ABOVE, UNKNOWN_CONTEXT, AttrPath, Context, FlagConditions, Materialised, MetaState, ObjectFacts, Origin, Rebuild, RootMapper,
     ShardEvent, Summary,
 )
 from fsdp_lint.analysis.closures import free_variables
-from fsdp_lint.analysis.conditions import passed_names, rank_only_branch, rank_test, test_truth
+from fsdp_lint.analysis.conditions import mentions_rank, passed_names, rank_only_branch, rank_test, test_truth
 from fsdp_lint.analysis.flags import exact_flags, test_flags
+from fsdp_lint.analysis.loads import Loaded, StateDictLoad
 from fsdp_lint.analysis.module_globals import (
     NOTHING, GlobalPath, ModuleGlobals, assigned_literal, bound_globals, global_root, is_global, paths_to, registry, registry_entries, registry_of,
 )
@@ -47,6 +50,7 @@ from fsdp_lint.analysis.values import (
     GATHERED,
     UNKNOWN,
     UNNAMED,
+    WHOLE_STATES,
     WILDCARD,
     WORLD_SIZE,
     BoundMethod,
@@ -55,6 +59,7 @@ from fsdp_lint.analysis.values import (
     Container,
     Deferred,
     Either,
+    FileState,
     Fresh,
     Gathered,
     Iterable,
@@ -511,6 +516,36 @@ class Flow:
             if found:
                 return option
         return None
+
+    def state_dict_load(self, call: nodes.Call) -> Optional[StateDictLoad]:
+        """`x.load_state_dict(sd)` as torch's `nn.Module.load_state_dict` into a module `x` may be
+        that may hold shards here, on the runs that give it (not a method of the tree's own class,
+        which runs like any call of the tree), with what `sd` holds on the runs that give both: a
+        full state dict where one run does; None where the call loads into no module that may
+        hold shards (`fsdp_lint.analysis.loads`)."""
+        func = call.func
+        if not isinstance(func, nodes.Attribute) or func.attrname != "load_state_dict":
+            return None
+        given = call_argument(call, 0, known_apis.LOADED_STATE_PARAMETER)
+        states = guarded_options(self.value(given)) if given is not None else ((UNKNOWN, EMPTY),)
+        through_super = self._super_of(func.expr)  # an override's `super().load_state_dict(sd)`
+        after, receivers = (through_super[0], ((through_super[1], EMPTY),)) if through_super else (None, guarded_options(self.value(func.expr)))
+        found: Optional[StateDictLoad] = None
+        for into, runs in receivers:
+            if not isinstance(into, Obj) or isinstance(self.project.resolve_method(into, self.self_root, "load_state_dict", self.self_class, after=after), nodes.FunctionDef):
+                continue
+            for state, given_on in states:
+                both = runs | given_on
+                if not paths.compatible(runs, given_on) or not self.may_hold_shards(into, runs=both):
+                    continue
+                source = loads.full_source(state)
+                owner = loads.module_state_owner(state)
+                kind = Loaded.FULL if source else Loaded.SHARDED if owner is not None and self.may_hold_shards(owner) else Loaded.UNKNOWN
+                load = StateDictLoad(into, self.may_hold_shards(into, must=True, runs=both), kind, source)
+                if kind is Loaded.FULL:
+                    return load
+                found = found or load
+        return found
 
     def values_on_runs(self, node: nodes.NodeNG, kind: Type[_Kind]) -> Tuple[Tuple[_Kind, Path], ...]:
         """The values of `kind` an expression may be or hold here (`contained`), each with the
@@ -2576,7 +2611,7 @@ class Flow:
             elif isinstance(option, Obj):
                 answers.add(False if option.cls or not option.attrs and (option.root in self.classes or option.root in self._not_none) else None)
             else:
-                answers.add(False if isinstance(option, (Optimizer, Container, Params, ParamGroups, StateDict, Gathered, Options, ShardFunction)) else None)
+                answers.add(False if isinstance(option, (Optimizer, Container, Params, ParamGroups, StateDict, *WHOLE_STATES, Options, ShardFunction)) else None)
         return answers.pop() if len(answers) == 1 else None
 
     def _object_truth(self, value: Value) -> Optional[bool]:
@@ -2760,6 +2795,9 @@ class Flow:
             self._raising = self._raising or syntax.evaluated_whenever_statement_runs(node)
         if known_apis.is_state_dict_options(qname):
             return Options(known_apis.full_state_dict(node))
+        if qname in known_apis.PLAIN_LOADERS:
+            # a file named by the rank holds that rank's own tensors, saved from the same layout
+            return UNKNOWN if any(mentions_rank(arg) for arg in node.args[:1]) else FileState(qname)
         if known_apis.dcp_function(qname) in ("load", "load_state_dict"):
             self._dcp_loaded(node, args[0] if args else keywords.get("state_dict", UNKNOWN))
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
@@ -2777,10 +2815,11 @@ class Flow:
                 func.attrname in _CONTAINER_CHANGES or not any(isinstance(r, (Obj, Optimizer)) for r in receivers)
             ):
                 return self._container_method(func, args)
-            if all(type(r) is Gathered for r in receivers):
+            if all(isinstance(r, WHOLE_STATES) for r in receivers):
+                whole = either(list(receivers))
                 if func.attrname == "get":  # an entry, or the default where the key is missing
-                    return either([GATHERED, args[1] if len(args) > 1 else Constant(None)])
-                return GATHERED  # `items()`, `values()`, `cpu()` of a full state dict: what it holds
+                    return either([whole, args[1] if len(args) > 1 else Constant(None)])
+                return whole  # `items()`, `values()`, `cpu()` of a full state dict (or a file's): what it holds
             if receivers and func.attrname in ("keys", "values", "items") and all(isinstance(r, StateDict) for r in receivers):
                 return containers.STATE_DICT_ENTRIES
             if len(receivers) == 1 and isinstance(receivers[0], (Obj, Optimizer)):
@@ -2897,7 +2936,20 @@ class Flow:
         tree that comes after the class in the object's hierarchy runs on the same object, as
         `obj.method(...)` would run an override (None where it is no such call, or the method
         is not one of the tree's: library code, as before)."""
-        call = func.expr
+        found = self._super_of(func.expr)
+        if found is None:
+            return None
+        after, receiver = found
+        target = self.project.resolve_method(receiver, self.self_root, func.attrname, self.self_class, after=after)
+        if isinstance(target, nodes.FunctionDef):
+            return self._apply_summary(node, target, receiver, args, keywords)
+        if isinstance(target, Deferred):
+            return self._defer(node, target.module, receiver, args, keywords)
+        return None
+
+    def _super_of(self, call: nodes.NodeNG) -> Optional[Tuple[nodes.ClassDef, Obj]]:
+        """`super()` (or `super(Cls, obj)`): the class the method search starts after, and the
+        object the method runs on; None where `call` is no such call or they are not known."""
         if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "super"):
             return None
         if not _is_builtin(self.project.binding(call.func)) or call.keywords:
@@ -2909,14 +2961,7 @@ class Flow:
             after, receiver = (named if isinstance(named, nodes.ClassDef) else None), self.value(call.args[1])
         else:
             return None
-        if after is None or not isinstance(receiver, Obj):
-            return None
-        target = self.project.resolve_method(receiver, self.self_root, func.attrname, self.self_class, after=after)
-        if isinstance(target, nodes.FunctionDef):
-            return self._apply_summary(node, target, receiver, args, keywords)
-        if isinstance(target, Deferred):
-            return self._defer(node, target.module, receiver, args, keywords)
-        return None
+        return (after, receiver) if after is not None and isinstance(receiver, Obj) else None
 
     def _container_method(self, func: nodes.Attribute, args: List[Value]) -> Value:
         """A method of a dict or list the walk built: a view of its entries (`models.items()`,
@@ -3675,7 +3720,7 @@ class Flow:
                 stored = self._optimizer_as_stored(option, base, root)
                 if stored is not None:
                     options.append((anonymous(stored), guard))
-            elif isinstance(option, (ShardFunction, Options, Gathered)) or travels(option):
+            elif isinstance(option, (ShardFunction, Options, *WHOLE_STATES)) or travels(option):
                 options.append((option, guard))
             elif isinstance(option, Partial):
                 options.append((self._partial_as_stored(option, base, root), guard))
@@ -3755,9 +3800,9 @@ class Flow:
     def _passes(self, value: Value, live: List[ShardEvent]) -> bool:
         """Whether a value other than an object is worth its place in a calling context: one the
         rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag, a
-        full state dict), or one that refers to objects something happened to. Others would only make each call site a
+        full state dict, what a file held), or one that refers to objects something happened to. Others would only make each call site a
         context of its own."""
-        if isinstance(value, (Optimizer, ShardFunction, Options, Partial, ClassRef, Gathered)) or travels(value):
+        if isinstance(value, (Optimizer, ShardFunction, Options, Partial, ClassRef, *WHOLE_STATES)) or travels(value):
             return True
         if isinstance(value, (Constant, Unknown, Fresh)):
             return False
@@ -4185,7 +4230,7 @@ class Flow:
                     return True
                 if self.deferred_module(self.canonical(option)) is not None:
                     return True  # a result of code not entered: a method called on it is a call into that code
-            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, Gathered, Params, Container, Partial)) or travels(option):
+            elif isinstance(option, (Optimizer, ShardFunction, Options, StateDict, *WHOLE_STATES, Params, Container, Partial)) or travels(option):
                 return True  # (a function stored on it: what a call of the attribute runs)
         return False
 

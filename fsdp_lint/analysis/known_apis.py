@@ -344,6 +344,11 @@ DCP_COLLECTIVES = frozenset(
 )
 DCP_MODULE = "torch.distributed.checkpoint"
 STATE_DICT_SETTERS = frozenset({"set_model_state_dict", "set_optimizer_state_dict", "set_state_dict"})
+# Readers of a file `torch.save` (or safetensors) wrote: they give back the tensors saved, plain ones
+# for a full state dict (`values.FileState`), with no collective and no layout of their own.
+PLAIN_LOADERS = frozenset({"torch.load", "torch.serialization.load", "safetensors.torch.load_file", "safetensors.torch.load"})
+# `nn.Module.load_state_dict(state_dict, strict=True, assign=False)`: the state dict it copies from.
+LOADED_STATE_PARAMETER = "state_dict"
 
 
 def dcp_function(qname: Optional[str]) -> Optional[str]:

@@ -140,6 +140,22 @@ GATHERED = Gathered()
 
 
 @dataclass(frozen=True, slots=True)
+class FileState:
+    """What a plain loader (`loader`: `torch.load`, safetensors' `load_file`) read from a file
+    whose name is not built from the rank, or anything taken out of it (an entry, an item of
+    `items()`, a copy): the tensors its writer saved, taken for the full plain ones a
+    `torch.save` of a model's state dict before sharding writes (torch 2.13: `load_state_dict`
+    of them into a sharded module raises). Not `Gathered`: a file may hold DTensors, so what
+    tests of them find is not known."""
+
+    loader: str
+
+
+# Values a state dict's entries, items and copies are again (`sd["model"]`, `sd.items()`).
+WHOLE_STATES = (Gathered, FileState)
+
+
+@dataclass(frozen=True, slots=True)
 class UnnamedKey:
     """The key a dict's `Container.keys` gives an entry whose key is not known: a computed one
     (`{name: model}`), or one of those a `**` of a value of unknown keys spreads (`{MODEL_KEY:
@@ -413,7 +429,7 @@ class Unknown:
 
 UNKNOWN = Unknown()
 Value = Union[
-    Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Gathered, Container, Iterable, BoundMethod, ShardFunction,
+    Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Gathered, FileState, Container, Iterable, BoundMethod, ShardFunction,
     ClassRef, Partial, Options, Constant, Truth, Either, Unknown, WorldSize,
 ]
 

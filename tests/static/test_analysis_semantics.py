@@ -452,6 +452,77 @@ def test_a_dict_entry_removed_or_set_to_none_is_absent_for_later_reads():
     assert _lint({"train.py": other_popped}) == [("train.py", 12, "FSD302")]
 
 
+def test_what_a_load_state_dict_loads_is_its_state_dicts_value_on_the_runs_that_load_it():
+    """FSD302 asks the load: a state dict bound on two arms is the model's own (sharded) one on
+    the run that sharded and the file's on the run that did not (silent); a full state dict
+    from `get_model_state_dict(..., full_state_dict=True)` is full plain tensors like a file's; a
+    dict made of a file's entries (`{k.removeprefix(...): v ...}`) holds them; a file read and
+    handed to a helper that loads it is the file's there, in the context of the sharded model
+    only; values `distribute_tensor` made are none of the file's. A class's own
+    `load_state_dict` runs as its code: its `super().load_state_dict(...)` is torch's load."""
+    arms = SHARD + """
+    import torch
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+
+    def run(model, path, distributed: bool):
+        if distributed:
+            fully_shard(model)
+            state = get_model_state_dict(model)
+        else:
+            state = torch.load(path)
+        model.load_state_dict(state)
+    """
+    assert _lint({"train.py": arms}) == []
+    gathered = arms.replace("get_model_state_dict(model)", "get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))")
+    assert _lint({"train.py": gathered}) == [("train.py", 12, "FSD302")]
+    renamed = SHARD + """
+    import torch
+
+    def run(model, path):
+        fully_shard(model)
+        state = torch.load(path)["model"]
+        state = {k.removeprefix("module."): v.to("cpu") for k, v in state.items()}
+        model.load_state_dict(state, strict=False)
+    """
+    assert _lint({"train.py": renamed}) == [("train.py", 9, "FSD302")]
+    cut = renamed.replace('v.to("cpu")', "distribute_tensor(v, mesh)").replace("    import torch\n", "    import torch\n    from torch.distributed.tensor import distribute_tensor\n")
+    assert _lint({"train.py": cut}) == []
+    helper = """
+    def load_into(module, state):
+        module.load_state_dict(state)
+    """
+    train = SHARD + """
+    import torch
+    from helper import load_into
+
+    def run(model, plain, path):
+        fully_shard(model)
+        load_into(plain, torch.load(path))
+        load_into(model, torch.load(path))
+    """
+    assert _lint({"helper.py": helper, "train.py": train}) == [("helper.py", 3, "FSD302")]
+    assert _lint({"helper.py": helper, "train.py": train.replace("        load_into(model, torch.load(path))\n", "")}) == []
+    override = SHARD + """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 4)
+
+        def load_state_dict(self, state_dict, strict=True, assign=False):
+            state_dict = {k.replace("module.", ""): v for k, v in state_dict.items()}
+            return super().load_state_dict(state_dict, strict=strict, assign=assign)
+
+    def run(path):
+        model = Net()
+        fully_shard(model)
+        model.load_state_dict(torch.load(path))
+    """
+    assert _lint({"train.py": override}) == [("train.py", 13, "FSD302")]  # the override's load of torch's
+
+
 def test_an_entry_of_a_config_dict_tested_in_two_functions_is_one_flag_until_it_is_stored():
     """`conf["data"] == "fsdp2"` in the function that shards and in the one that loads is one
     flag of the caller's `conf` (a dict from YAML), as `conf.data` would be: the plain load runs
