@@ -273,6 +273,7 @@ class Summary:
             setattr(self, name, tuple(getattr(self, name)))
         self.escaped = shared.setdefault(frozenset(self.escaped), frozenset(self.escaped))  # type: ignore[assignment]
         self.deferred = shared.setdefault(self.deferred, self.deferred)  # type: ignore[assignment]
+        self.plain = shared.setdefault(self.plain, self.plain)  # type: ignore[assignment]
         for event in (*self.events, *self.replacements, *self.reregistrations):
             event.path = shared.setdefault(event.path, event.path)  # type: ignore[assignment]
             event.target = shared.setdefault(event.target, event.target)  # type: ignore[assignment]
