@@ -150,6 +150,10 @@ class Context:
     # the globals among `globals` (the names themselves) that are `FSDPModule`s on every run to
     # the call, whichever object the name is bound to there (as `ObjectFacts.certain`)
     certain: FrozenSet[Tuple[Root, AttrPath]] = frozenset()
+    # the parameters whose argument lies inside another's, at a path of attributes the code
+    # names (`apply_fsdp(model, model.layers)`): (parameter, holder, path), the holder's object
+    # at the path being the parameter's (`blocks` is `root.layers`)
+    within: Tuple[Tuple[str, str, AttrPath], ...] = ()
 
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
@@ -159,7 +163,7 @@ class Context:
         _share_empty_sets(self, _CONTEXT_SETS)
         object.__setattr__(self, "_hash", hash((
             self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes, self.plain,
-            self.held_globals, self.certain,
+            self.held_globals, self.certain, self.within,
         )))
 
     def __hash__(self) -> int:
