@@ -20,7 +20,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.paths import EMPTY, Path, Test
 from fsdp_lint.analysis.values import (
-    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Value, either, guarded_options, member,
+    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Value, either, guarded_options, member, options_of,
 )
 
 if TYPE_CHECKING:
@@ -369,6 +369,9 @@ class RootMapper:
         if depth > 6:
             return UNKNOWN
         if isinstance(value, Obj):
+            given = self.bound.get(value.root) if not value.attrs else None
+            if given is not None and not all(isinstance(option, Obj) for option in options_of(given)):
+                return given  # a parameter handed back: the argument itself (a list of blocks, a flag)
             mapped = self.objs(value)
             return either(list(mapped)) if mapped else UNKNOWN
         if isinstance(value, Params):

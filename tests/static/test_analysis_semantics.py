@@ -898,6 +898,7 @@ def test_an_argument_inside_another_is_known_to_the_callee_as_part_of_it():
     """`apply_fsdp(model, model.layers)` and `apply_fsdp(model, list(model.layers))`: the callee
     shards each block of its second argument, then its first; the blocks are the first one's
     (`Context.within`, `Flow._as_received`), so the root is not one unit for the whole model.
+    A helper that hands its list argument back returns the list itself (`RootMapper.value`).
     The blocks of another model leave it one (and that model is not)."""
     model = """
     from torch import nn
@@ -913,17 +914,22 @@ def test_an_argument_inside_another_is_known_to_the_callee_as_part_of_it():
         for block in blocks:
             fully_shard(block)
         fully_shard(root)
+
+    def compiled(blocks, config=None):
+        if config is None:
+            return blocks
+        return [torch.compile(block) for block in blocks]
     """
     train = SHARD + """
     from model import Net
-    from parallel import apply_fsdp
+    from parallel import apply_fsdp, compiled
 
     def main():
         model, other = Net(), Net()
         apply_fsdp(model, {blocks})
         fully_shard(other)
     """
-    for blocks in ("model.layers", "list(model.layers)"):
+    for blocks in ("model.layers", "list(model.layers)", "compiled(list(model.layers))"):
         assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks=blocks)}) == [("train.py", 9, "FSD101")]
     assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="other.layers")}) == [("parallel.py", 6, "FSD101")]
 
