@@ -2834,6 +2834,9 @@ class Flow:
                     return self._named_attribute(node, func.name, name.value, args)
             if func.name == "getattr" and args and isinstance(args[0], Obj):
                 return args[0].child(self._member(node))  # an attribute named at run time: some module in it
+            found = known_apis.lookup_class(self.qualified_name(node.args[0])) if func.name == "getattr" and node.args else None
+            if found is not None:
+                return ClassRef(found)  # some class of a library module, named at run time
             result = containers.builtin_call(func.name, args, keywords)
             if func.name in _COLLECTING_BUILTINS and isinstance(result, Params):
                 return self._collected(result, node)
