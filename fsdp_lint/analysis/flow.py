@@ -84,7 +84,6 @@ from fsdp_lint.analysis.values import (
     mapped_options,
     member,
     objects_in,
-    objects_renamed,
     options_of,
     path_covers,
     path_must_cover,
@@ -679,7 +678,7 @@ class Flow:
         """The objects a call of `func` hands it that hold shards (those the call has an origin
         for), by the roots its walk binds them to: what the callee finds of `self.model` is of
         this walk's `wrapper.model` (`CallListener.on_callee`). The others are no rule's subject."""
-        return tuple((param_root(func, name), self.canonical(obj)) for name in sorted(origins) if name in bound for obj in objects_in(bound[name]))
+        return tuple((_param_root(func, name), self.canonical(obj)) for name in sorted(origins) if name in bound for obj in objects_in(bound[name]))
 
     def sharded_here(self, obj: Obj, before: Union[int, Point, None] = None, must: bool = False) -> Optional[ShardEvent]:
         """The shard event covering `obj` (it or an ancestor) that one run can make before this
@@ -996,7 +995,7 @@ class Flow:
             if extra:
                 self.env[extra] = UNKNOWN
         for name, holder, attrs in self.context.within:  # `blocks` is `root.layers`: stored there, as the caller gave it
-            key = (param_root(func, holder), attrs)
+            key = (_param_root(func, holder), attrs)
             self.attr_env[key] = self._adopted[key] = self.env[name]
             self._attr_version += 1
         if self.context.outcomes:  # the caller's outcomes the call sits under: every run here took them
@@ -3527,20 +3526,14 @@ class Flow:
         live = self._with_roots_made(live, call)
         params: List[Tuple[str, Union[ObjectFacts, Value]]] = []
         origins: Dict[str, Origin] = {}
-        holders = self._object_arguments(func, bound)
-        passed = {
-            name for name, value in bound.items()
-            if not isinstance(value, Obj) and (self._passes(value, live) or self._inside_arguments(value, holders)) or self._decides(func, name, value)
-        }
-        handed = {name: self._as_received(bound[name], holders) for name in passed}
-        received = {root for _, _, root in holders}
-        referred = [self.canonical(o) for name in sorted(passed) for o in related_objects(handed[name]) if o.root not in received]
+        passed = {name for name, value in bound.items() if not isinstance(value, Obj) and self._passes(value, live) or self._decides(func, name, value)}
+        referred = [self.canonical(o) for name in sorted(passed) for o in related_objects(bound[name])]
         reached = frozenset(o.root for o in referred)  # the objects the callee reaches as they are, by this walk's roots
         for name in sorted(bound):
             value = bound[name]
             if isinstance(value, Obj):
                 reads = class_values.self_reads(self.project, func) if syntax.is_instance_method(func) and name == syntax.first_param(func) else None
-                facts, origin = self._facts_of(self.canonical(value), param_root(func, name), live, call, func.name, reads, func)
+                facts, origin = self._facts_of(self.canonical(value), _param_root(func, name), live, call, func.name, reads, func)
                 forwarded = self._forwarded_in(self.canonical(value)) if facts.sharded else frozenset()
                 facts = replace(
                     facts, conditions=self._named_flags(facts.conditions, bound, reached), forwarded=forwarded,
@@ -3551,7 +3544,7 @@ class Flow:
                 if origin is not None:
                     origins[name] = origin
             elif name in passed:
-                params.append((name, _handed(handed[name])))
+                params.append((name, _handed(value)))
         module = func.root().name
         facts = self.project.module_globals(module) if module != self.scope.root().name else NOTHING
         reads = self.project.globals_read(func) if live or facts.sharded or facts.deferred else frozenset()
@@ -3585,7 +3578,7 @@ class Flow:
         certain = self._sharded_globals(shared, call)
         context = Context(
             tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain, held, certain,
-            _within(holders, self._path_inside),
+            _within(self._object_arguments(func, bound), self._path_inside),
         )
         return context, origins
 
@@ -3593,29 +3586,8 @@ class Flow:
         """The objects a call hands `func` as arguments, each as it denotes it (`canonical`) with
         its parameter and the root the callee's walk binds that to, those reached by longer
         paths first."""
-        found = [(self.canonical(value), name, param_root(func, name)) for name, value in bound.items() if isinstance(value, Obj)]
+        found = [(self.canonical(value), name, _param_root(func, name)) for name, value in bound.items() if isinstance(value, Obj)]
         return sorted(found, key=lambda item: (-len(item[0].attrs), item[1]))
-
-    def _inside_arguments(self, value: Value, holders: List[Tuple[Obj, str, Root]]) -> bool:
-        """Whether a value refers to an object inside one a call hands as an argument: the
-        callee relates the two (`_as_received`)."""
-        return bool(holders) and any(self._path_inside(o, holder) is not None for o in related_objects(value) for holder, _, _ in holders)
-
-    def _as_received(self, value: Value, holders: List[Tuple[Obj, str, Root]]) -> Value:
-        """A value a call hands as it is, each object in it that lies inside an object argument
-        by that parameter (`apply_fsdp(model, list(model.layers))`: the items are `root.layers[*]`),
-        so that what the callee does to one is done to the other; the others stay this walk's."""
-        if not holders:
-            return value
-
-        def received(obj: Obj) -> Obj:
-            for holder, _, root in holders:
-                inside = self._path_inside(obj, holder)
-                if inside is not None:
-                    return Obj(root, inside, obj.cls)
-            return obj
-
-        return objects_renamed(value, received)
 
     def _sharded_globals(self, shared: FrozenSet[Tuple[Root, AttrPath]], call: nodes.NodeNG) -> FrozenSet[Tuple[Root, AttrPath]]:
         """`Context.certain`: the globals of this walk's module handed to a callee (the names
@@ -4284,7 +4256,7 @@ class Flow:
             self._issued(node, what, at)
         by_root: Dict[Root, Value] = {}
         for name, value in bound.items():
-            root = param_root(func, name)
+            root = _param_root(func, name)
             if root == summary.self_root or root in summary.param_roots.values():
                 by_root[root] = self.canonical(value) if isinstance(value, Obj) else value
                 if isinstance(value, Obj) and root != summary.self_root:
@@ -4741,7 +4713,7 @@ def _condition_path(scope: nodes.NodeNG, conditions: FlagConditions) -> Path:
     if not conditions or not isinstance(scope, nodes.FunctionDef):
         return EMPTY
     return frozenset(
-        paths.flag(param_root(scope, holder) if isinstance(holder, str) else holder, attrs, value, test)
+        paths.flag(_param_root(scope, holder) if isinstance(holder, str) else holder, attrs, value, test)
         for holder, attrs, test, value in conditions
     )
 
@@ -4792,7 +4764,7 @@ def _within(holders: List[Tuple[Obj, str, Root]], inside: Callable[[Obj, Obj], O
     return tuple(sorted(found))
 
 
-def param_root(func: nodes.FunctionDef, name: str) -> Root:
+def _param_root(func: nodes.FunctionDef, name: str) -> Root:
     """The root a parameter is bound to in `func`'s walks: `self` is the class's object."""
     if syntax.is_instance_method(func) and name == syntax.first_param(func):
         return (scope_key(func.parent), "self", 0)

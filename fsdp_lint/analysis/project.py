@@ -16,7 +16,7 @@ from fsdp_lint.analysis.declared_apis import DeclaredApis
 from fsdp_lint.analysis.call_graph import unreached_cycles
 from fsdp_lint.analysis.flags import AttrPath, ClassFlags, Guard, self_path
 from fsdp_lint.analysis.imported_code import ImportedCode
-from fsdp_lint.analysis.flow import Flow, param_root, scope_key
+from fsdp_lint.analysis.flow import Flow, scope_key
 from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.syntax import exits_inside_loops, is_instance_method
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
@@ -285,12 +285,8 @@ class Project:
         on_meta = {key[0] for key, _ in context.meta}  # the caller's objects on the meta device that values refer to
         # the caller's sharded objects that values refer to (a list of a sharded model's modules,
         # `fsdp2_aware_weight_update(model, modules)`): which of them the value holds is what
-        # the callee's shards, forwards and re-registrations are about; those inside an object
-        # argument are named by its parameter (`Flow._as_received`)
+        # the callee's shards, forwards and re-registrations are about
         shared = {root for root, _ in context.globals}
-        for name, facts in context.params:
-            if isinstance(facts, ObjectFacts) and (facts.sharded or facts.meta):
-                (shared if facts.sharded else on_meta).add(param_root(func, name))
         narrow, plain_roots = [], set(context.plain)
         for name, facts in context.params:
             if isinstance(facts, ObjectFacts):

@@ -525,44 +525,31 @@ def anonymous_attrs(attrs: Tuple[str, ...]) -> Tuple[str, ...]:
     return tuple(ANONYMOUS if attr[:1] == "*" and attr != WILDCARD else attr for attr in attrs)
 
 
-def anonymous(value: "Value") -> "Value":
+def anonymous(value: "Value", depth: int = 0) -> "Value":
     """`value` as a calling context hands it to a callee: its members anonymous. Which lookup
     found a module is the caller's business, and a context that named it would make each call
     site a context of its own; the callee's own lookups are members of their own anyway."""
-    return objects_renamed(value, _anonymous_object)
-
-
-def _anonymous_object(obj: Obj) -> Obj:
-    attrs = anonymous_attrs(obj.attrs)
-    return obj if attrs is obj.attrs else Obj(obj.root, attrs, obj.cls)
-
-
-def objects_renamed(value: "Value", rename: "Callable[[Obj], Obj]", depth: int = 0) -> "Value":
-    """`value` with each object it refers to (an item, the owner of parameters, what an
-    optimizer is over...) replaced by `rename` of it."""
     if isinstance(value, Obj):
-        return rename(value)
+        attrs = anonymous_attrs(value.attrs)
+        return value if attrs is value.attrs else Obj(value.root, attrs, value.cls)
     if depth > 6:
         return value
     if isinstance(value, Params):
-        return Params(objects_renamed(value.owner, rename, depth + 1))  # type: ignore[arg-type]
+        return Params(anonymous(value.owner, depth + 1))  # type: ignore[arg-type]
     if isinstance(value, Optimizer):
-        return Optimizer(tuple(objects_renamed(o, rename, depth + 1) for o in value.over), value.node, value.cls_name)  # type: ignore[misc]
+        return Optimizer(tuple(anonymous(o, depth + 1) for o in value.over), value.node, value.cls_name)  # type: ignore[misc]
     if isinstance(value, (ParamGroups, StateDict)):
-        return type(value)(objects_renamed(value.optimizer if isinstance(value, ParamGroups) else value.owner, rename, depth + 1))  # type: ignore[arg-type]
+        return type(value)(anonymous(value.optimizer if isinstance(value, ParamGroups) else value.owner, depth + 1))  # type: ignore[arg-type]
     if isinstance(value, Container):
-        return Container(tuple(objects_renamed(item, rename, depth + 1) for item in value.items), value.keys, value.exact)
+        return Container(tuple(anonymous(item, depth + 1) for item in value.items), value.keys, value.exact)
     if isinstance(value, Either):
-        return either([objects_renamed(option, rename, depth + 1) for option in value.options])
+        return either([anonymous(option, depth + 1) for option in value.options])
     if isinstance(value, Iterable):
-        return Iterable(objects_renamed(value.element, rename, depth + 1))
+        return Iterable(anonymous(value.element, depth + 1))
     if isinstance(value, BoundMethod):
-        return BoundMethod(objects_renamed(value.owner, rename, depth + 1), value.name)  # type: ignore[arg-type]
+        return BoundMethod(anonymous(value.owner, depth + 1), value.name)  # type: ignore[arg-type]
     if isinstance(value, Partial):
-        return Partial(
-            value.qname, tuple(objects_renamed(a, rename, depth + 1) for a in value.args),
-            tuple((k, objects_renamed(v, rename, depth + 1)) for k, v in value.keywords),
-        )
+        return Partial(value.qname, tuple(anonymous(a, depth + 1) for a in value.args), tuple((k, anonymous(v, depth + 1)) for k, v in value.keywords))
     return value
 
 

@@ -895,11 +895,9 @@ def test_a_tie_split_between_a_callers_unit_and_a_callees_is_reported_once_where
 
 
 def test_an_argument_inside_another_is_known_to_the_callee_as_part_of_it():
-    """`apply_fsdp(model, model.layers)` and `apply_fsdp(model, list(model.layers))`: the callee
-    shards each block of its second argument, then its first; the blocks are the first one's
-    (`Context.within`, `Flow._as_received`), so the root is not one unit for the whole model.
-    A helper that hands its list argument back returns the list itself (`RootMapper.value`).
-    The blocks of another model leave it one (and that model is not)."""
+    """`apply_fsdp(model, model.layers)`: the callee shards each block of its second argument,
+    then its first; the blocks are the first one's (`Context.within`), so the root is not one
+    unit for the whole model. The blocks of another model leave it one (and that model is not)."""
     model = """
     from torch import nn
 
@@ -914,6 +912,35 @@ def test_an_argument_inside_another_is_known_to_the_callee_as_part_of_it():
         for block in blocks:
             fully_shard(block)
         fully_shard(root)
+    """
+    train = SHARD + """
+    from model import Net
+    from parallel import apply_fsdp
+
+    def main():
+        model, other = Net(), Net()
+        apply_fsdp(model, {blocks})
+        fully_shard(other)
+    """
+    assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="model.layers")}) == [("train.py", 9, "FSD101")]
+    assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="other.layers")}) == [("parallel.py", 6, "FSD101")]
+
+
+def test_a_list_a_helper_hands_back_is_the_list_it_was_given():
+    """`compiled(blocks, config=None)` returns `blocks` when nothing is compiled: the caller's
+    loop over what it returns shards the model's blocks (`RootMapper.value`: a parameter handed
+    back whose argument is no object is that argument, where it was unknown)."""
+    model = """
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Linear(16, 16)
+            self.layers = nn.ModuleList([nn.Sequential(nn.Linear(16, 16), nn.Linear(16, 16)) for _ in range(4)])
+    """
+    parallel = """
+    import torch
 
     def compiled(blocks, config=None):
         if config is None:
@@ -922,16 +949,16 @@ def test_an_argument_inside_another_is_known_to_the_callee_as_part_of_it():
     """
     train = SHARD + """
     from model import Net
-    from parallel import apply_fsdp, compiled
+    from parallel import compiled
 
     def main():
-        model, other = Net(), Net()
-        apply_fsdp(model, {blocks})
-        fully_shard(other)
+        model = Net()
+        for block in compiled({blocks}):
+            fully_shard(block)
+        fully_shard(model)
     """
-    for blocks in ("model.layers", "list(model.layers)", "compiled(list(model.layers))"):
-        assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks=blocks)}) == [("train.py", 9, "FSD101")]
-    assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="other.layers")}) == [("parallel.py", 6, "FSD101")]
+    assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="list(model.layers)")}) == []
+    assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="[]")}) == [("train.py", 10, "FSD101")]
 
 
 def test_the_attributes_of_an_object_a_helper_builds_and_returns_come_back_with_it():

@@ -15,7 +15,7 @@ def parallelize(model, draft, world_size: int):
     unit, its blocks never sharded."""
     mesh = init_device_mesh("cuda", (world_size,))
     policy = MixedPrecisionPolicy()
-    apply_fsdp(model.encoder, list(draft.encoder.layers), mesh, policy)
+    apply_fsdp(model.encoder, draft.encoder.layers, mesh, policy)
     apply_fsdp(model, model.layers, mesh, policy)
     apply_fsdp(draft, draft.layers, mesh, policy)
     return model

@@ -13,7 +13,7 @@ def apply_fsdp(root, blocks, mesh, mp_policy):
 def parallelize(model, draft, world_size: int):
     mesh = init_device_mesh("cuda", (world_size,))
     policy = MixedPrecisionPolicy()
-    apply_fsdp(model.encoder, list(model.encoder.layers), mesh, policy)
+    apply_fsdp(model.encoder, model.encoder.layers, mesh, policy)
     apply_fsdp(model, model.layers, mesh, policy)
     apply_fsdp(draft, draft.layers, mesh, policy)
     return model
