@@ -160,6 +160,8 @@ class SharedParamAcrossUnits(Rule):
             unit_b = _unit(flow, Obj(root, b[:-1]))
             if unit_a is None or unit_b is None or unit_a.node is unit_b.node or not paths.compatible(unit_a.path, unit_b.path):
                 continue
+            if unit_a.inherited or unit_b.inherited:
+                continue  # a caller made one: it holds both (this walk's comes back to it) and reports them, once
             both = unit_a.path | unit_b.path
             if not paths.compatible(tied_on | _tied(flow, root, a, b), both) or any(flow.flag_value(both, Obj(root, flag), test) is (not value) for flag, test, value in guards):
                 continue  # the two units are made only where the flag that ties them is off, or the two are not one

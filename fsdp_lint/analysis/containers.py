@@ -347,9 +347,19 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
     if name == "dict":
         if keywords and not args and None not in keywords:  # `dict(dit=dit, vae=vae)`
             return Container(tuple(keywords.values()), tuple(keywords))
+        if len(args) == 1 and not keywords and all(_copied_whole(option) for option in options_of(first)):
+            # a copy of a mapping holds its entries: of a state dict, the same tensors (its
+            # DTensors where the module is sharded), each value what the state dict's is
+            return first
         # what a mapping or pairs given hold, under keys not known
         return Container(tuple(args) + tuple(keywords.values()), (UNNAMED,) * (len(args) + len(keywords)))
     return UNKNOWN
+
+
+def _copied_whole(value: Value) -> bool:
+    """Whether `dict(value)` is a dict with `value`'s own entries, as the walk knows them: a
+    state dict (a full one too), a dict whose keys it knows."""
+    return isinstance(value, (StateDict, Gathered)) or isinstance(value, Container) and value.keys is not None
 
 
 def any_or_all(any_: bool, value: Value) -> Value:

@@ -20,7 +20,7 @@ from astroid import nodes
 
 from fsdp_lint.analysis.paths import EMPTY, Path, Test
 from fsdp_lint.analysis.values import (
-    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Value, either, guarded_options, member,
+    UNKNOWN, Container, Either, Iterable, Obj, Optimizer, Params, Root, StateDict, Value, either, guarded_options, member, options_of,
 )
 
 if TYPE_CHECKING:
@@ -150,6 +150,10 @@ class Context:
     # the globals among `globals` (the names themselves) that are `FSDPModule`s on every run to
     # the call, whichever object the name is bound to there (as `ObjectFacts.certain`)
     certain: FrozenSet[Tuple[Root, AttrPath]] = frozenset()
+    # the parameters whose argument lies inside another's, at a path of attributes the code
+    # names (`apply_fsdp(model, model.layers)`): (parameter, holder, path), the holder's object
+    # at the path being the parameter's (`blocks` is `root.layers`)
+    within: Tuple[Tuple[str, str, AttrPath], ...] = ()
 
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
@@ -159,7 +163,7 @@ class Context:
         _share_empty_sets(self, _CONTEXT_SETS)
         object.__setattr__(self, "_hash", hash((
             self.params, self.globals, self.conditions, self.meta, self.not_none, self.reregistered, self.outcomes, self.plain,
-            self.held_globals, self.certain,
+            self.held_globals, self.certain, self.within,
         )))
 
     def __hash__(self) -> int:
@@ -366,6 +370,9 @@ class RootMapper:
         if depth > 6:
             return UNKNOWN
         if isinstance(value, Obj):
+            given = self.bound.get(value.root) if not value.attrs else None
+            if given is not None and not all(isinstance(option, Obj) for option in options_of(given)):
+                return given  # a parameter handed back: the argument itself (a list of blocks, a flag)
             mapped = self.objs(value)
             return either(list(mapped)) if mapped else UNKNOWN
         if isinstance(value, Params):

@@ -1029,6 +1029,10 @@ class Flow:
         for extra in (args.vararg, args.kwarg):
             if extra:
                 self.env[extra] = UNKNOWN
+        for name, holder, attrs in self.context.within:  # `blocks` is `root.layers`: stored there, as the caller gave it
+            key = (_param_root(func, holder), attrs)
+            self.attr_env[key] = self._adopted[key] = self.env[name]
+            self._attr_version += 1
         if self.context.outcomes:  # the caller's outcomes the call sits under: every run here took them
             told = self._through_getters([(Obj(root, attrs), test, value) for root, attrs, test, value in paths.flags(_condition_path(func, self.context.outcomes))])
             self.path = frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in told)
@@ -2868,6 +2872,9 @@ class Flow:
                     return self._named_attribute(node, func.name, name.value, args)
             if func.name == "getattr" and args and isinstance(args[0], Obj):
                 return args[0].child(self._member(node))  # an attribute named at run time: some module in it
+            found = known_apis.lookup_class(self.qualified_name(node.args[0])) if func.name == "getattr" and node.args else None
+            if found is not None:
+                return ClassRef(found)  # some class of a library module, named at run time
             result = containers.builtin_call(func.name, args, keywords)
             if func.name in _COLLECTING_BUILTINS and isinstance(result, Params):
                 return self._collected(result, node)
@@ -3616,8 +3623,16 @@ class Flow:
         certain = self._sharded_globals(shared, call)
         context = Context(
             tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain, held, certain,
+            _within(self._object_arguments(func, bound), self._path_inside),
         )
         return context, origins
+
+    def _object_arguments(self, func: nodes.FunctionDef, bound: Dict[str, Value]) -> List[Tuple[Obj, str, Root]]:
+        """The objects a call hands `func` as arguments, each as it denotes it (`canonical`) with
+        its parameter and the root the callee's walk binds that to, those reached by longer
+        paths first."""
+        found = [(self.canonical(value), name, _param_root(func, name)) for name, value in bound.items() if isinstance(value, Obj)]
+        return sorted(found, key=lambda item: (-len(item[0].attrs), item[1]))
 
     def _sharded_globals(self, shared: FrozenSet[Tuple[Root, AttrPath]], call: nodes.NodeNG) -> FrozenSet[Tuple[Root, AttrPath]]:
         """`Context.certain`: the globals of this walk's module handed to a callee (the names
@@ -4776,6 +4791,22 @@ def _handed_outcomes(guard: Path) -> Path:
     """The outcomes of a guard that mean the same in a callee: which object a name of a walk is,
     and the tests of the run's inputs."""
     return paths.choices(guard) | environment.about_inputs(guard)
+
+
+def _within(holders: List[Tuple[Obj, str, Root]], inside: Callable[[Obj, Obj], Optional[AttrPath]]) -> Tuple[Tuple[str, str, AttrPath], ...]:
+    """`Context.within`: each object argument that lies inside another (`inside`: the path below
+    it) by a path of named attributes, as the nearest one holds it (of one object passed twice,
+    the later parameter's is the earlier's, by name)."""
+    found = []
+    for inner, name, _ in holders:
+        nearest = min(
+            ((attrs, holder) for outer, holder, _ in holders if holder != name for attrs in (inside(inner, outer),)
+             if attrs is not None and not any(map(is_wildcard, attrs)) and (attrs or holder < name)),
+            key=lambda item: (len(item[0]), item[1]), default=None,
+        )
+        if nearest is not None:
+            found.append((name, nearest[1], nearest[0]))
+    return tuple(sorted(found))
 
 
 def _param_root(func: nodes.FunctionDef, name: str) -> Root:

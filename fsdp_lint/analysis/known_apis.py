@@ -14,14 +14,30 @@ V = TypeVar("V")
 OPTIMIZER_PACKAGES = ("torch.optim.", "torch.distributed.optim.", "bitsandbytes.optim.", "apex.optimizers.", "torchao.optim.", "transformers.optimization.")
 NOT_OPTIMIZERS = ("torch.optim.lr_scheduler", "torch.optim.swa_utils", "torch.optim.Optimizer", "torch.optim.optimizer")
 # Classes whose objects hold numbers and a reference to an optimizer, never a module: an LR
-# scheduler's state dict is `base_lrs`, `last_epoch`, `_last_lr`... (torch 2.13, checked on a
-# `fully_shard`ed model on 2 gloo ranks: no DTensor in it, and stored on a module it is no child).
-_HOLD_NO_MODULE = ("torch.optim.lr_scheduler.",)
+# scheduler's state dict is `base_lrs`, `last_epoch`, `_last_lr`..., a gradient scaler's `scale`,
+# `growth_factor`, `_growth_tracker`... (torch 2.13, checked on a `fully_shard`ed model on 2 gloo
+# ranks: no DTensor in either, and stored on a module neither is a child).
+_HOLD_NO_MODULE = (
+    "torch.optim.lr_scheduler.", "torch.amp.grad_scaler.", "torch.amp.GradScaler", "torch.cuda.amp.grad_scaler.", "torch.cuda.amp.GradScaler",
+    "torch.GradScaler",
+)
 
 
 def holds_no_module(cls: Optional[str]) -> bool:
     """Whether an object of class `cls` holds no module, wherever it is stored."""
     return bool(cls) and cls.startswith(_HOLD_NO_MODULE)  # type: ignore[union-attr]
+
+
+# Modules whose members code looks up by a configured name to build an object
+# (`getattr(torch.optim.lr_scheduler, cfg.name)(optimizer)`): what it finds is one of the
+# module's classes, whichever name (`lookup_class`).
+_CLASS_MODULES = frozenset({"torch.optim.lr_scheduler"})
+
+
+def lookup_class(module: Optional[str]) -> Optional[str]:
+    """The class name (`<module>.*`) that `getattr(module, name)` of a name known only at run
+    time finds, where every member code builds objects from there is a class of it; else None."""
+    return f"{module}.*" if module in _CLASS_MODULES else None
 
 STATE_DICT_GETTERS = frozenset(
     {

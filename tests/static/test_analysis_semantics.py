@@ -1001,6 +1001,105 @@ def test_a_flag_of_the_model_decides_its_tie_in_another_function():
     assert _lint({"model.py": unguarded, "shard.py": shard}) == [("shard.py", 9, "FSD104")]
 
 
+def test_a_tie_split_between_a_callers_unit_and_a_callees_is_reported_once_where_both_are_made():
+    """`fully_shard(model.embed)`, then a helper that shards `model.head` (tied to it): the caller
+    holds both units (the helper's comes back in its summary) and reports at the call; the
+    helper, which inherited the embedding's unit, does not report it again."""
+    model = """
+    from torch import nn
+
+    class LM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(10, 16)
+            self.layers = nn.ModuleList([nn.Linear(16, 16) for _ in range(2)])
+            self.head = nn.Linear(16, 10)
+            self.head.weight = self.embed.weight
+    """
+    train = SHARD + """
+    from model import LM
+
+    def shard_head(model):
+        fully_shard(model.head)
+
+    def main():
+        model = LM()
+        fully_shard(model.embed)
+        shard_head(model)
+        fully_shard(model)
+    """
+    assert _lint({"model.py": model, "train.py": train}) == [("train.py", 11, "FSD104")]
+    untied = model.replace("            self.head.weight = self.embed.weight\n", "")
+    assert _lint({"model.py": untied, "train.py": train}) == []
+
+
+def test_an_argument_inside_another_is_known_to_the_callee_as_part_of_it():
+    """`apply_fsdp(model, model.layers)`: the callee shards each block of its second argument,
+    then its first; the blocks are the first one's (`Context.within`), so the root is not one
+    unit for the whole model. The blocks of another model leave it one (and that model is not)."""
+    model = """
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Linear(16, 16)
+            self.layers = nn.ModuleList([nn.Sequential(nn.Linear(16, 16), nn.Linear(16, 16)) for _ in range(4)])
+    """
+    parallel = SHARD + """
+    def apply_fsdp(root, blocks):
+        for block in blocks:
+            fully_shard(block)
+        fully_shard(root)
+    """
+    train = SHARD + """
+    from model import Net
+    from parallel import apply_fsdp
+
+    def main():
+        model, other = Net(), Net()
+        apply_fsdp(model, {blocks})
+        fully_shard(other)
+    """
+    assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="model.layers")}) == [("train.py", 9, "FSD101")]
+    assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="other.layers")}) == [("parallel.py", 6, "FSD101")]
+
+
+def test_a_list_a_helper_hands_back_is_the_list_it_was_given():
+    """`compiled(blocks, config=None)` returns `blocks` when nothing is compiled: the caller's
+    loop over what it returns shards the model's blocks (`RootMapper.value`: a parameter handed
+    back whose argument is no object is that argument, where it was unknown)."""
+    model = """
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Linear(16, 16)
+            self.layers = nn.ModuleList([nn.Sequential(nn.Linear(16, 16), nn.Linear(16, 16)) for _ in range(4)])
+    """
+    parallel = """
+    import torch
+
+    def compiled(blocks, config=None):
+        if config is None:
+            return blocks
+        return [torch.compile(block) for block in blocks]
+    """
+    train = SHARD + """
+    from model import Net
+    from parallel import compiled
+
+    def main():
+        model = Net()
+        for block in compiled({blocks}):
+            fully_shard(block)
+        fully_shard(model)
+    """
+    assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="list(model.layers)")}) == []
+    assert _lint({"model.py": model, "parallel.py": parallel, "train.py": train.format(blocks="[]")}) == [("train.py", 10, "FSD101")]
+
+
 def test_the_attributes_of_an_object_a_helper_builds_and_returns_come_back_with_it():
     files = {
         "build.py": SHARD + """
