@@ -358,8 +358,8 @@ def builtin_call(name: str, args: List[Value], keywords: Dict[Optional[str], Val
 
 def _copied_whole(value: Value) -> bool:
     """Whether `dict(value)` is a dict with `value`'s own entries, as the walk knows them: a
-    state dict (a full one too), a dict whose keys it knows."""
-    return isinstance(value, (StateDict, Gathered)) or isinstance(value, Container) and value.keys is not None
+    state dict (a full one, a file's, too), a dict whose keys it knows."""
+    return isinstance(value, (StateDict, *WHOLE_STATES)) or isinstance(value, Container) and value.keys is not None
 
 
 def any_or_all(any_: bool, value: Value) -> Value:
