@@ -541,7 +541,7 @@ class Flow:
                 source = loads.full_source(state)
                 owner = loads.module_state_owner(state)
                 kind = Loaded.FULL if source else Loaded.SHARDED if owner is not None and self.may_hold_shards(owner) else Loaded.UNKNOWN
-                load = StateDictLoad(into, self.may_hold_shards(into, must=True, runs=both), kind, source)
+                load = StateDictLoad(into, kind, source)
                 if kind is Loaded.FULL:
                     return load
                 found = found or load

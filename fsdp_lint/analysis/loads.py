@@ -34,11 +34,10 @@ class Loaded(enum.Enum):
 @dataclass(frozen=True)
 class StateDictLoad:
     """One `load_state_dict` of torch into `into`, a module that may hold shards where it is
-    called (`must`: one that does whichever modules its members are), of a state dict that holds
-    `state`; `source`, where that is full, says where it came from as a message names it."""
+    called, of a state dict that holds `state`; `source`, where that is full, says where it came
+    from as a message names it."""
 
     into: Obj
-    must: bool
     state: Loaded
     source: Optional[str] = None
 
