@@ -17,9 +17,10 @@ from tests.runtime import flows
 def shared_gpu(rank: int, _: Any) -> None:
     """Two ranks told the same ``LOCAL_RANK`` (a launcher that numbers nodes, not processes) share cuda:0.
 
-    torch's DeviceMesh sets the device from ``LOCAL_RANK`` itself (2.11), so ranks that each get
-    their own ``LOCAL_RANK`` but no ``set_device`` do not collide where a mesh is made; ranks that
-    get the same one do, and NCCL's first all-gather fails or hangs. The guard stops every rank at
+    torch's DeviceMesh sets the device from ``LOCAL_RANK`` itself (2.11, 2.13) while nothing has
+    touched CUDA, so ranks that each get their own ``LOCAL_RANK`` but no ``set_device`` do not
+    collide where a mesh is made first; ranks that get the same one do, and NCCL's first
+    all-gather fails or hangs. The guard stops every rank at
     the first forward, through the c10d store, before that all-gather.
     """
     os.environ["LOCAL_RANK"] = "0"
