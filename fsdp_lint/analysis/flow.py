@@ -3623,15 +3623,14 @@ class Flow:
         certain = self._sharded_globals(shared, call)
         context = Context(
             tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain, held, certain,
-            _within(self._object_arguments(func, bound), self._path_inside),
+            _within(self._object_arguments(bound), self._path_inside),
         )
         return context, origins
 
-    def _object_arguments(self, func: nodes.FunctionDef, bound: Dict[str, Value]) -> List[Tuple[Obj, str, Root]]:
-        """The objects a call hands `func` as arguments, each as it denotes it (`canonical`) with
-        its parameter and the root the callee's walk binds that to, those reached by longer
-        paths first."""
-        found = [(self.canonical(value), name, _param_root(func, name)) for name, value in bound.items() if isinstance(value, Obj)]
+    def _object_arguments(self, bound: Dict[str, Value]) -> List[Tuple[Obj, str]]:
+        """The objects a call hands as arguments, each as it denotes it (`canonical`) with its
+        parameter, those reached by longer paths first."""
+        found = [(self.canonical(value), name) for name, value in bound.items() if isinstance(value, Obj)]
         return sorted(found, key=lambda item: (-len(item[0].attrs), item[1]))
 
     def _sharded_globals(self, shared: FrozenSet[Tuple[Root, AttrPath]], call: nodes.NodeNG) -> FrozenSet[Tuple[Root, AttrPath]]:
@@ -3754,8 +3753,9 @@ class Flow:
         it: an object inside `base` by its path, a value that travels as it is, the rest unknown
         (a context never names the caller's own objects)."""
         def held(value: Value) -> Value:
-            if isinstance(value, Obj) and value.root == base.root and value.attrs[: len(base.attrs)] == base.attrs:
-                return Obj(root, anonymous_attrs(value.attrs[len(base.attrs):]), value.cls)
+            path = self._path_inside(value, base) if isinstance(value, Obj) else None
+            if path is not None:
+                return Obj(root, anonymous_attrs(path), value.cls)  # type: ignore[union-attr]
             return value if travels(value) or isinstance(value, (ShardFunction, Options)) else UNKNOWN
 
         return Partial(partial.qname, tuple(held(value) for value in partial.args), tuple((name, held(value)) for name, value in partial.keywords))
@@ -4793,14 +4793,14 @@ def _handed_outcomes(guard: Path) -> Path:
     return paths.choices(guard) | environment.about_inputs(guard)
 
 
-def _within(holders: List[Tuple[Obj, str, Root]], inside: Callable[[Obj, Obj], Optional[AttrPath]]) -> Tuple[Tuple[str, str, AttrPath], ...]:
+def _within(holders: List[Tuple[Obj, str]], inside: Callable[[Obj, Obj], Optional[AttrPath]]) -> Tuple[Tuple[str, str, AttrPath], ...]:
     """`Context.within`: each object argument that lies inside another (`inside`: the path below
     it) by a path of named attributes, as the nearest one holds it (of one object passed twice,
     the later parameter's is the earlier's, by name)."""
     found = []
-    for inner, name, _ in holders:
+    for inner, name in holders:
         nearest = min(
-            ((attrs, holder) for outer, holder, _ in holders if holder != name for attrs in (inside(inner, outer),)
+            ((attrs, holder) for outer, holder in holders if holder != name for attrs in (inside(inner, outer),)
              if attrs is not None and not any(map(is_wildcard, attrs)) and (attrs or holder < name)),
             key=lambda item: (len(item[0]), item[1]), default=None,
         )
