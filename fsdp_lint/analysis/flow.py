@@ -3623,14 +3623,17 @@ class Flow:
         certain = self._sharded_globals(shared, call)
         context = Context(
             tuple(params), shared, conditions, self._meta_referred(referred, bound), not_none, reregistered, outcomes, plain, held, certain,
-            _within(self._object_arguments(bound), self._path_inside),
+            _within(self._object_arguments(func, bound), self._path_inside),
         )
         return context, origins
 
-    def _object_arguments(self, bound: Dict[str, Value]) -> List[Tuple[Obj, str]]:
-        """The objects a call hands as arguments, each as it denotes it (`canonical`) with its
-        parameter, those reached by longer paths first."""
-        found = [(self.canonical(value), name) for name, value in bound.items() if isinstance(value, Obj)]
+    def _object_arguments(self, func: nodes.FunctionDef, bound: Dict[str, Value]) -> List[Tuple[Obj, str]]:
+        """The objects a call hands `func` as arguments of its named parameters (not those a
+        `**kwargs` gathers), each as it denotes it (`canonical`) with its parameter, those reached
+        by longer paths first."""
+        args = func.args
+        named = {arg.name for arg in list(args.posonlyargs or []) + list(args.args or []) + list(args.kwonlyargs or [])}
+        found = [(self.canonical(value), name) for name, value in bound.items() if isinstance(value, Obj) and name in named]
         return sorted(found, key=lambda item: (-len(item[0].attrs), item[1]))
 
     def _sharded_globals(self, shared: FrozenSet[Tuple[Root, AttrPath]], call: nodes.NodeNG) -> FrozenSet[Tuple[Root, AttrPath]]:
