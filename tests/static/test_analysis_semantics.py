@@ -132,6 +132,33 @@ def test_a_recursive_sharding_helper_reaches_a_fixpoint_bottom_up_is_clean():
     assert _lint({"shard.py": top_down}) == [("shard.py", 4, "FSD102")]
 
 
+def test_a_closure_called_in_more_contexts_than_are_kept_whole_reads_its_variables():
+    """Past `_MAX_CONTEXTS` a callee's context is widened: it drops the arguments no rule orders
+    by (here the closure's `epoch` and `progress`), while `Context.within` still said that `epoch`
+    is `progress.epochs_run` (torchtune's checkpoint client: `_save_checkpoint_helper` reads both,
+    reached from every recipe). The walk bound only what the context kept and failed on the rest
+    with a KeyError, an internal error in every file of the tree."""
+    ckpt = """
+    import torch
+
+    class Progress:
+        def __init__(self, epochs_run):
+            self.epochs_run = epochs_run
+
+    def save(model, progress):
+        epoch = progress.epochs_run
+
+        def write():
+            torch.save({"epoch": epoch, "progress": progress, "model": model.state_dict()}, "ckpt.pt")
+
+        write()
+    """
+    classes = "".join(f"class Net{i}(nn.Module):\n    pass\n" for i in range(8))
+    calls = "".join(f"    model = Net{i}()\n    fully_shard(model)\n    save(model, Progress({i}))\n" for i in range(8))
+    train = SHARD + "from torch import nn\nfrom ckpt import Progress, save\n" + classes + "def main():\n" + calls
+    assert _lint({"ckpt.py": ckpt, "train.py": train}) == [("ckpt.py", 12, "FSD301")]
+
+
 def test_each_item_of_a_loop_is_its_own_module():
     """`for m in model_parts: m.apply_fsdp()` shards each part once: the second pass over the
     body does not see its own part as sharded by the first."""
@@ -365,13 +392,13 @@ def test_a_global_bound_once_to_a_literal_is_that_constant_unless_the_tree_assig
     """
     assert _lint({"ckpt.py": checkpoint, "train.py": train}) == []
     assigned = train.replace("import ckpt\n", "import ckpt\n    ckpt.SAVE_WITH_DCP = False\n")
-    assert _lint({"ckpt.py": checkpoint, "train.py": assigned}) == [("ckpt.py", 11, "FSD301")]
+    assert _lint({"ckpt.py": checkpoint, "train.py": assigned}) == [("ckpt.py", 12, "FSD301")]
     rebound = checkpoint + """
     def use_torch_save():
         global SAVE_WITH_DCP
         SAVE_WITH_DCP = False
     """
-    assert _lint({"ckpt.py": rebound, "train.py": train}) == [("ckpt.py", 11, "FSD301")]
+    assert _lint({"ckpt.py": rebound, "train.py": train}) == [("ckpt.py", 12, "FSD301")]
     # imported from a module the flows enter (it shards the model); a module of constants alone,
     # which no walk needs to enter, is not parsed for them, and the arms stay open
     imported = checkpoint.replace("SAVE_WITH_DCP = True", "from parallel import SAVE_WITH_DCP")
