@@ -392,13 +392,13 @@ def test_a_global_bound_once_to_a_literal_is_that_constant_unless_the_tree_assig
     """
     assert _lint({"ckpt.py": checkpoint, "train.py": train}) == []
     assigned = train.replace("import ckpt\n", "import ckpt\n    ckpt.SAVE_WITH_DCP = False\n")
-    assert _lint({"ckpt.py": checkpoint, "train.py": assigned}) == [("ckpt.py", 12, "FSD301")]
+    assert _lint({"ckpt.py": checkpoint, "train.py": assigned}) == [("ckpt.py", 11, "FSD301")]
     rebound = checkpoint + """
     def use_torch_save():
         global SAVE_WITH_DCP
         SAVE_WITH_DCP = False
     """
-    assert _lint({"ckpt.py": rebound, "train.py": train}) == [("ckpt.py", 12, "FSD301")]
+    assert _lint({"ckpt.py": rebound, "train.py": train}) == [("ckpt.py", 11, "FSD301")]
     # imported from a module the flows enter (it shards the model); a module of constants alone,
     # which no walk needs to enter, is not parsed for them, and the arms stay open
     imported = checkpoint.replace("SAVE_WITH_DCP = True", "from parallel import SAVE_WITH_DCP")
