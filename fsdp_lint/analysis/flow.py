@@ -4519,20 +4519,23 @@ def _described_by_options(
     is on no run that gives an option it excludes (`truths.arm_literals`), and a `return` in
     it on the runs of the options that take it (`_capture`), which a caller keeps. Unknown where
     an answer is neither settled nor decided, or an option's runs are told apart by nothing a
-    caller or a callee reads."""
+    caller or a callee reads, or not from another option's: one run may take both (two objects
+    one attribute held, `self.model` as the module and as the DDP wrapper stored back into it,
+    are one choice), and what holds of one would be said of the other's runs."""
     options = guarded_options(value)
-    if not all(_telling(guard) for _, guard in options):
+    telling = [_telling(guard) for _, guard in options]
+    if not all(telling) or any(paths.compatible(a, b) for index, a in enumerate(telling) for b in telling[index + 1:]):
         return UNKNOWN
     when: Tuple[List[Path], List[Path]] = ([], [])
-    for index, ((_, guard), answer) in enumerate(zip(options, answers)):
+    for index, answer in enumerate(answers):
         if answer is not None:
-            when[0 if answer else 1].append(_telling(guard))
+            when[0 if answer else 1].append(telling[index])
             continue
         flags = deciding[index] if index < len(deciding) else (None, None)
         if flags[0] is None or flags[1] is None:
             return UNKNOWN
-        when[0].append(_telling(guard) | flags[0])
-        when[1].append(_telling(guard) | flags[1])
+        when[0].append(telling[index] | flags[0])
+        when[1].append(telling[index] | flags[1])
     return Truth(tuple(when[0]), tuple(when[1]))
 
 
