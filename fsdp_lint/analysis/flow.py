@@ -2724,14 +2724,17 @@ class Flow:
         """An argument that is a name bound to several objects, each option on the runs that
         choose it (`paths.chosen`): what the callee finds of each (`weights_are_tied(embed, head)`
         true where `head` is the one tied to `embed`) holds where a later use of the same name
-        (`fully_shard(head)`) is that one too."""
+        (`fully_shard(head)`) is that one too. Two objects one attribute held (`self.model`, and
+        the DDP wrapper `self.model = DDP(self.model)` stored back into it) are named alike, and
+        told apart by their classes."""
         if not isinstance(value, Either) or sum(isinstance(o, Obj) for o in value.options) < 2:
             return value
         if all(paths.choices(guard) for option, guard in guarded_options(value) if isinstance(option, Obj)):
             return value  # chosen already, where it was passed to this walk (or to an earlier call)
+        named = [(self.canonical(option).root, self.canonical(option).attrs) if isinstance(option, Obj) else None for option in value.options]
         choices = []
         for index, (option, guard) in enumerate(guarded_options(value)):
-            key = (self.canonical(option).root, self.canonical(option).attrs) if isinstance(option, Obj) else (None, index)
+            key = (None, index) if named[index] is None else named[index] if named.count(named[index]) == 1 else (*named[index], option.cls)  # type: ignore[union-attr]
             choice = paths.chosen(self.key, expr, key, lambda name: self._versions.get(name, 0), self.project.texts)
             if choice is None:
                 return value
