@@ -2734,7 +2734,12 @@ class Flow:
         named = [(self.canonical(option).root, self.canonical(option).attrs) if isinstance(option, Obj) else None for option in value.options]
         choices = []
         for index, (option, guard) in enumerate(guarded_options(value)):
-            key = (None, index) if named[index] is None else named[index] if named.count(named[index]) == 1 else (*named[index], option.cls)  # type: ignore[union-attr]
+            key: Tuple[object, ...] = (None, index)
+            if isinstance(option, Obj):
+                found = self.canonical(option)
+                key = (found.root, found.attrs)
+                if named.count(key) > 1:
+                    key = (*key, option.cls)
             choice = paths.chosen(self.key, expr, key, lambda name: self._versions.get(name, 0), self.project.texts)
             if choice is None:
                 return value
