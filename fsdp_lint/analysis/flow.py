@@ -1474,12 +1474,14 @@ class Flow:
             return (value if found is None else constant(found)), None
         truths: List[Optional[bool]] = []
         fixed: List[Tuple[Path, Path]] = []  # what each arm of the test fixes of each option (`isinstance(m, FSDPModule)`)
+        deciding: List[Tuple[Optional[Path], Optional[Path]]] = []  # the flags that decide each arm whole, of each option
 
         def run(option: Value) -> Value:
             self.env[name] = option
             value = self._eval(test)
             truths.append(test_truth(test, self.value))
             fixed.append((self._fixed(test, True) | self._returned_flags(test, True), self._fixed(test, False) | self._returned_flags(test, False)))
+            deciding.append((self._exactly_fixed(test, True), self._exactly_fixed(test, False)))
             return value
 
         # each option on the runs that choose it, as a call given the name finds it: what was
@@ -1487,7 +1489,11 @@ class Flow:
         bound = self._chosen(next(read for read in test.nodes_of_class(nodes.Name) if read.name == name), self.env[name])
         choices = guarded_options(bound)
         value = self._alternatives(test, [lambda option=option: run(option) for option, _ in choices], [guard for _, guard in choices])
-        self.values[test], self.env[name] = value, bound  # what the test and the name are, all runs together
+        # what the test and the name are, all runs together: the test described by the runs that
+        # give each option, where each option's runs decide it (a `return` on an arm then keeps
+        # the runs of the options that take it: `_capture`)
+        described = _described_by_options(bound, truths, deciding)
+        self.values[test], self.env[name] = described if isinstance(described, Truth) else value, bound
         for read in test.nodes_of_class(nodes.Name):
             if read.name == name:
                 self.values[read] = bound
@@ -1592,13 +1598,19 @@ class Flow:
         own = paths.literal(test, taken, lambda name: self._versions.get(name, 0), self.project.texts)
         self._capture(own, test, taken)  # an operand's outcome in a dead literal of the arm (`_disjunctions`) reads as its flags too
         ways: List[Path] = [frozenset([own])]
-        flagged = exact_flags(test, taken, self._flag_subject)
+        flagged = self._exactly_fixed(test, taken)
         if flagged:
-            ways.append(frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in self._through_getters(flagged)))
+            ways.append(flagged)
         found = [(self._value_truth(expr, tested), outcome) for expr, tested, outcome in exact_flags(test, taken, self._described) or []]
         if found and all(value is not None for value, _ in found):
             ways.extend(truths.all_of([value.when_true if outcome else value.when_false for value, outcome in found]))  # type: ignore[union-attr]
         return tuple(ways)
+
+    def _exactly_fixed(self, test: nodes.NodeNG, taken: bool) -> Optional[Path]:
+        """The flags of objects that say all that taking the `taken` arm of `test` says, as it
+        reads here (every run that has them takes it: `exact_flags`); None where none do."""
+        flagged = exact_flags(test, taken, self._flag_subject)
+        return frozenset(paths.flag(s.root, s.attrs, v, t) for s, t, v in self._through_getters(flagged)) if flagged else None
 
     def _value_truth(self, expr: nodes.NodeNG, tested: paths.Test) -> Optional[Truth]:
         """Whether the described value of `expr` passes `tested` (a helper's `tied`; a name bound
@@ -1722,7 +1734,11 @@ class Flow:
         return truths.all_of([(frozenset(found),), *chosen])
 
     def _about_objects(self, literal: paths.Literal) -> Optional[Path]:
-        if literal[0][0] in ("flag", "same"):
+        """A literal of the way here as outcomes a caller can read: itself where it is about
+        objects, or which object a name of a walk is (`paths.chosen`: that walk's, whoever reads
+        it, as `_mapped_choices` maps it); what describes a test's outcome whole (`_captured`);
+        None where nothing does."""
+        if literal[0][0] in ("flag", "same") or paths.choices(frozenset([literal])):
             return frozenset([literal])
         if literal in self._captured:
             return self._captured[literal]
@@ -2708,14 +2724,22 @@ class Flow:
         """An argument that is a name bound to several objects, each option on the runs that
         choose it (`paths.chosen`): what the callee finds of each (`weights_are_tied(embed, head)`
         true where `head` is the one tied to `embed`) holds where a later use of the same name
-        (`fully_shard(head)`) is that one too."""
+        (`fully_shard(head)`) is that one too. Two objects one attribute held (`self.model`, and
+        the DDP wrapper `self.model = DDP(self.model)` stored back into it) are named alike, and
+        told apart by their classes."""
         if not isinstance(value, Either) or sum(isinstance(o, Obj) for o in value.options) < 2:
             return value
         if all(paths.choices(guard) for option, guard in guarded_options(value) if isinstance(option, Obj)):
             return value  # chosen already, where it was passed to this walk (or to an earlier call)
+        named = [(self.canonical(option).root, self.canonical(option).attrs) if isinstance(option, Obj) else None for option in value.options]
         choices = []
         for index, (option, guard) in enumerate(guarded_options(value)):
-            key = (self.canonical(option).root, self.canonical(option).attrs) if isinstance(option, Obj) else (None, index)
+            key: Tuple[object, ...] = (None, index)
+            if isinstance(option, Obj):
+                found = self.canonical(option)
+                key = (found.root, found.attrs)
+                if named.count(key) > 1:
+                    key = (*key, option.cls)
             choice = paths.chosen(self.key, expr, key, lambda name: self._versions.get(name, 0), self.project.texts)
             if choice is None:
                 return value
@@ -4489,19 +4513,38 @@ class Flow:
                 self.classes.setdefault(obj.root, obj.cls)
 
 
-def _described_by_options(value: Value, answers: Sequence[Optional[bool]]) -> Value:
+def _described_by_options(
+    value: Value, answers: Sequence[Optional[bool]], deciding: Sequence[Tuple[Optional[Path], Optional[Path]]] = (),
+) -> Value:
     """A test whose answer each option of `value` settles (`answers`, in order), as the runs
     that give each option: true where the run gives one that passes, false where it gives one
     that fails (`isinstance(cfg, FSDP2Options)`, `cfg` FSDP2's options where `FSDP_VERSION` is
-    "2"). Unknown where an answer is not settled or an option's runs are told apart by nothing
-    a caller or a callee reads."""
+    "2"). An option whose answer is not settled is described where flags of objects decide the
+    test of it whole (`deciding`: of each option, those that make it true and those that make it
+    false): true where the run gives it with the first, false with the second
+    (`isinstance(model, FSDPModule)` of the module one arm of a helper sharded, `model` being it
+    or the DDP wrapper the other arm built). So for any test told apart per option: an arm of it
+    is on no run that gives an option it excludes (`truths.arm_literals`), and a `return` in
+    it on the runs of the options that take it (`_capture`), which a caller keeps. Unknown where
+    an answer is neither settled nor decided, or an option's runs are told apart by nothing a
+    caller or a callee reads, or not from another option's: one run may take both (two objects
+    one attribute held, `self.model` as the module and as the DDP wrapper stored back into it,
+    are one choice), and what holds of one would be said of the other's runs."""
     options = guarded_options(value)
-    if None in answers or not all(_telling(guard) for _, guard in options):
+    telling = [_telling(guard) for _, guard in options]
+    if not all(telling) or any(paths.compatible(a, b) for index, a in enumerate(telling) for b in telling[index + 1:]):
         return UNKNOWN
-    return Truth(
-        tuple(_telling(guard) for (_, guard), answer in zip(options, answers) if answer),
-        tuple(_telling(guard) for (_, guard), answer in zip(options, answers) if not answer),
-    )
+    when: Tuple[List[Path], List[Path]] = ([], [])
+    for index, answer in enumerate(answers):
+        if answer is not None:
+            when[0 if answer else 1].append(telling[index])
+            continue
+        flags = deciding[index] if index < len(deciding) else (None, None)
+        if flags[0] is None or flags[1] is None:
+            return UNKNOWN
+        when[0].append(telling[index] | flags[0])
+        when[1].append(telling[index] | flags[1])
+    return Truth(tuple(when[0]), tuple(when[1]))
 
 
 def _negations_removed(test: nodes.NodeNG, taken: bool) -> Tuple[nodes.NodeNG, bool]:

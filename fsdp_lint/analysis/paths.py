@@ -96,13 +96,13 @@ def same(a: Tuple[Root, Tuple[str, ...]], b: Tuple[Root, Tuple[str, ...]], value
     return ("same", first, second), value
 
 
-def chosen(scope: str, expr: nodes.NodeNG, option: Tuple[Root, Tuple[str, ...]], version: Callable[[str], int], texts: Dict[int, Tuple[str, Tuple[str, ...]]]) -> Optional[Literal]:
+def chosen(scope: str, expr: nodes.NodeNG, option: Tuple[object, ...], version: Callable[[str], int], texts: Dict[int, Tuple[str, Tuple[str, ...]]]) -> Optional[Literal]:
     """The literal that `expr`, a name (or attribute chain) of the walk of `scope` bound to one of
-    several objects, is `option` (root, attribute path) on a run: every use of the same binding
-    takes the same one, so a test of it (`tied = weights_are_tied(embed, head)`) and a call on it
-    (`fully_shard(head)`) are about one object on each run. Two options of one binding exclude
-    each other, as equality with two constants does; no message words it (`decidable`). None for
-    other expressions."""
+    several objects, is `option` (root, attribute path, and class where two share those) on a
+    run: every use of the same binding takes the same one, so a test of it (`tied =
+    weights_are_tied(embed, head)`) and a call on it (`fully_shard(head)`) are about one object
+    on each run. Two options of one binding exclude each other, as equality with two constants
+    does; no message words it (`decidable`). None for other expressions."""
     if name_chain(expr) is None:
         return None
     return ("eq", f"{_CHOICE}{scope}:{_text(expr, version, texts)}", repr(option)), True
