@@ -3062,10 +3062,14 @@ class Flow:
 
     def _entries_changed(self, owner: Obj, node: nodes.NodeNG) -> None:
         """The entries of `owner` changed under keys the walk does not know (`update`,
-        `setdefault`, `clear`, a key named at run time): what it holds for each is no longer
-        known, here or in the caller the write reaches."""
-        for attrs, _ in list(self._owned_by(owner.root)):
-            if len(attrs) == len(owner.attrs) + 1 and attrs[: len(owner.attrs)] == owner.attrs and not is_wildcard(attrs[-1]):
+        `setdefault`, `clear`, a key named at run time): the settings it holds for them (a
+        constant, a dict, what a `pop` removed) are no longer known, here or in the caller the
+        write reaches. The modules and optimizers held stay: an object that has such a method
+        and holds them is no configuration (`ema.update(model)`, `meter.update(loss)`)."""
+        for attrs, value in list(self._owned_by(owner.root)):
+            if len(attrs) != len(owner.attrs) + 1 or attrs[: len(owner.attrs)] != owner.attrs or is_wildcard(attrs[-1]):
+                continue
+            if not any(isinstance(option, (Obj, Optimizer)) for option in options_of(value)):
                 self._set_attribute(owner, attrs[-1], UNKNOWN, node, None, None)
 
     def _raised(self) -> bool:
