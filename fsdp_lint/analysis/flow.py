@@ -1196,8 +1196,13 @@ class Flow:
                 # `group["params"] = new`, `optimizer.param_groups[:] = groups`
                 for groups in contained(container, ParamGroups):
                     self._rebuilt(groups.optimizer)
-            if isinstance(key, Constant) and isinstance(key.value, str):
-                for owner in options_of(container):  # `conf["data"] = ...`: the entry a test reads as a flag (`paths.name_chain`)
+            entries = self._entries_of(target.value) if not isinstance(target.slice, nodes.Slice) else None
+            if entries is not None and isinstance(key, Constant) and isinstance(key.value, str):
+                self._set_attribute(entries, key.value, value, target, None, None)  # `conf["data"] = ...`: the entry (`_entry`)
+            elif entries is not None:
+                self._entries_changed(entries, target)
+            elif isinstance(key, Constant) and isinstance(key.value, str):
+                for owner in options_of(container):  # the entry a test reads as a flag
                     if isinstance(owner, Obj):
                         self._rebind_flag(owner, key.value, _written(value), self._seq + 1)
             grown: Optional[Value] = None
@@ -1989,6 +1994,9 @@ class Flow:
                 self._eval(target)
                 if isinstance(target, nodes.Subscript):
                     self._rebind_container(target.value, containers.removed(self.value(target.value), self.value(target.slice)))
+                    owner = self._entries_of(target.value)
+                    if owner is not None:  # `del config["fsdp"]` of a configuration from YAML
+                        self._entry_removed(owner, self.value(target.slice), target)
         elif isinstance(node, nodes.Return):
             returned = self._eval(node.value) if node.value is not None else UNKNOWN
             if self._meta_depth and node.value is not None:  # `return Model()` under `with torch.device("meta")`: an object on the meta device
@@ -2195,7 +2203,7 @@ class Flow:
                 return read
             base = self._eval(node.value)
             index = self._eval(node.slice)
-            item = either([containers.subscript(option, node.slice, index) for option in options_of(base)])
+            item = either([self._entry(option, index) or containers.subscript(option, node.slice, index) for option in options_of(base)])
             if self._counted and isinstance(node.slice, nodes.Name):
                 self._count_pass_item(node.slice.name, item)
             return item
@@ -3030,6 +3038,64 @@ class Flow:
             if isinstance(outer, Container) and outer.keys is not None and isinstance(key, Constant):
                 self._rebind_container(expr.value, containers.stored_item(outer, key, changed))
 
+    def _entry(self, owner: Value, key: Value) -> Optional[Value]:
+        """`owner[key]` of an object whose entries the walk does not hold as a dict (a
+        configuration `yaml.safe_load` returned, a parameter), under a constant string key: the
+        entry, the attribute a test of it reads as its flag (`conf["data"]` is `conf.data`,
+        `paths.name_chain`), or what a store here or a caller's put there; None for other values
+        and keys, and where a store under a key named at run time may have put any entry there
+        (any entry, `containers.subscript`)."""
+        if not isinstance(owner, Obj) or not isinstance(key, Constant) or not isinstance(key.value, str) or is_wildcard(key.value):
+            return None
+        entry = owner.child(key.value)
+        if (entry.root, entry.attrs) in self.attr_env:
+            return self.attr_env[(entry.root, entry.attrs)]
+        return None if (owner.root, owner.attrs + (WILDCARD,)) in self.attr_env else entry
+
+    def _entries_of(self, expr: nodes.NodeNG) -> Optional[Obj]:
+        """The object whose entries `expr.get(...)`, `expr.pop(...)`, `del expr[...]` and
+        `expr[...] = ...` read and change, where the walk holds no dict for it: one object (an
+        entry of one, `_entry`); None for a dict or list the walk built, and other values."""
+        found = options_of(self.value(expr))
+        if len(found) != 1 or not isinstance(found[0], Obj) or any(map(is_wildcard, found[0].attrs)):
+            return None
+        return self.canonical(found[0])
+
+    def _entry_read(self, owner: Obj, key: str, default: Optional[Value]) -> Value:
+        """`owner.get(key[, default])` (also what `owner.pop(key[, default])` returns) of an
+        object whose entries the walk does not hold as a dict: the entry is the attribute `key`
+        (`paths.name_chain`), the value stored or removed here or by a caller (`_entry_removed`),
+        else the bare entry, whose flag a test reads; where it may be missing (`get`, or a
+        default given), the default too. A None the walk holds for it may be a removal, which
+        gives the default."""
+        read = self._attribute_of(owner, key)
+        held = (owner.root, owner.attrs + (key,)) in self.attr_env
+        if default is None or held and not any(isinstance(o, Constant) and o.value is None for o in options_of(read)):
+            return read
+        return either([read, default])
+
+    def _entry_removed(self, owner: Obj, key: Value, node: nodes.NodeNG) -> None:
+        """`owner.pop(key[, default])` or `del owner[key]` of an object whose entries the walk
+        does not hold as a dict: a constant string key's entry is gone, which a later `get` of
+        it, here or in a callee, reads as None (a store of None to its flag, `_set_attribute`);
+        under a key named at run time, any entry may be (`_entries_changed`)."""
+        if isinstance(key, Constant) and isinstance(key.value, str):
+            self._set_attribute(owner, key.value, Constant(None), node, None, None)
+        else:
+            self._entries_changed(owner, node)
+
+    def _entries_changed(self, owner: Obj, node: nodes.NodeNG) -> None:
+        """The entries of `owner` changed under keys the walk does not know (`update`,
+        `setdefault`, `clear`, a key named at run time): the settings it holds for them (a
+        constant, a dict, what a `pop` removed) are no longer known, here or in the caller the
+        write reaches. The modules and optimizers held stay: an object that has such a method
+        and holds them is no configuration (`ema.update(model)`, `meter.update(loss)`)."""
+        for attrs, value in list(self._owned_by(owner.root)):
+            if len(attrs) != len(owner.attrs) + 1 or attrs[: len(owner.attrs)] != owner.attrs or is_wildcard(attrs[-1]):
+                continue
+            if not any(isinstance(option, (Obj, Optimizer)) for option in options_of(value)):
+                self._set_attribute(owner, attrs[-1], UNKNOWN, node, None, None)
+
     def _raised(self) -> bool:
         """Whether the statement just walked raised on every run that got to it (`_raises`): as
         after a `raise`, the rest of its block runs on none of them. Asked once per statement."""
@@ -3465,6 +3531,14 @@ class Flow:
         origin = self.deferred_module(receiver)
         if origin is not None:  # its class, unknown until that module is entered, may define `method`
             return self._defer(node, origin, receiver, args, keywords)
+        owner = self._entries_of(node.func.expr) if method in ("get", *_KEY_CHANGES) and isinstance(node.func, nodes.Attribute) else None
+        if owner is not None and method in ("get", "pop") and args and isinstance(args[0], Constant) and isinstance(args[0].value, str) and not keywords:
+            read = self._entry_read(owner, args[0].value, args[1] if len(args) > 1 else None if method == "pop" else Constant(None))
+            if method == "pop":  # `config["denoiser"].pop("fsdp", None)`
+                self._entry_removed(owner, args[0], node)
+            return read
+        if owner is not None and method != "get":  # `config.update(overrides)`
+            self._entries_changed(owner, node)
         stored = self.deferred_module(self.canonical(receiver.child(method)))
         if stored is not None:  # a function a call into code not entered returned, stored on the object (`self.train_step = make_train_step(cfg)`)
             self._returned_called(node, stored, args, keywords)

@@ -594,6 +594,51 @@ def test_an_entry_of_a_config_dict_tested_in_two_functions_is_one_flag_until_it_
     assert _lint({"helpers.py": other_key, "train.py": train}) == [("helpers.py", 19, "FSD302")]
 
 
+def test_an_entry_popped_from_an_unknown_config_is_gone_for_a_callee_that_gets_it():
+    """`config["denoiser"].pop("fsdp", None)` (or `del`) of a configuration from YAML is a store
+    of None to the entry `config.denoiser.fsdp`, which a callee's `.get("fsdp", None)` reads
+    through a local bound to the section: it does not shard, and the plain load is right. A key
+    named at run time, a store after the pop and an `update` may put the entry back; a pop from
+    another section leaves this one; a helper that returns the section
+    (`parse_parallelism_conf(conf)["data"]`) reads the same entry."""
+    factory = SHARD + """
+    from torch import nn
+
+    def section(config):
+        return config["denoiser"]
+
+    def build(config):
+        denoiser_config = section(config)
+        model = nn.Linear(4, 4)
+        if denoiser_config.get("fsdp", None) is not None:
+            fully_shard(model)
+        return model
+    """
+    edit = """
+    import sys
+    import torch
+    import yaml
+    from factory import build
+
+    def main(path, ckpt):
+        config = yaml.safe_load(open(path))
+        config["denoiser"].pop("fsdp", None)
+        model = build(config)
+        model.load_state_dict(torch.load(ckpt))
+
+    main(sys.argv[1], sys.argv[2])
+    """
+    pop = 'config["denoiser"].pop("fsdp", None)'
+    assert _lint({"factory.py": factory, "edit.py": edit}) == []
+    assert _lint({"factory.py": factory, "edit.py": edit.replace(pop, 'del config["denoiser"]["fsdp"]')}) == []
+    changes = (
+        'config["denoiser"].pop(ckpt, None)', pop + '\n        config["denoiser"]["fsdp"] = {}',
+        pop + '\n        config["denoiser"].update(yaml.safe_load(open(ckpt)))', 'config["vae"].pop("fsdp", None)',
+    )
+    for changed in changes:
+        assert _lint({"factory.py": factory, "edit.py": edit.replace(pop, changed)}) == [("edit.py", 11 + changed.count("\n"), "FSD302")], changed
+
+
 def test_an_arm_the_tests_before_it_exclude_is_walked_by_no_run():
     """`kind == "full"` inside `kind == "sharded"` is false on every run that gets there, and so
     is a truth test of a flag inside a test that it is false; the code under it runs on no run,
