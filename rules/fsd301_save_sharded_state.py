@@ -5,7 +5,6 @@ from typing import Optional
 from astroid import nodes
 
 from fsdp_lint.analysis.call_arguments import call_argument
-from fsdp_lint.analysis.conditions import mentions_rank
 from fsdp_lint.analysis.flow import Flow
 from fsdp_lint.analysis.paths import Path
 from fsdp_lint.analysis.values import Obj, Optimizer, StateDict
@@ -157,7 +156,7 @@ class SaveShardedState(Rule):
     def on_call(self, node: nodes.Call, flow: Flow) -> None:
         if flow.qualified_name(node.func) not in TORCH_SAVE or not node.args:
             return
-        if _per_rank_file(node):
+        if _per_rank_file(node, flow):
             return
         for state, runs in flow.values_on_runs(node.args[0], StateDict):
             what = _sharded_description(state, flow, runs)
@@ -166,9 +165,9 @@ class SaveShardedState(Rule):
                 return
 
 
-def _per_rank_file(node: nodes.Call) -> bool:
+def _per_rank_file(node: nodes.Call, flow: Flow) -> bool:
     target = call_argument(node, 1, "f")
-    return target is not None and mentions_rank(target)
+    return target is not None and flow.names_rank_file(target)
 
 
 def _sharded_description(state: StateDict, flow: Flow, runs: Path) -> Optional[str]:

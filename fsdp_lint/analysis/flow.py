@@ -48,6 +48,7 @@ from fsdp_lint.analysis.names import FULLY_SHARD, PARTIAL
 from fsdp_lint.analysis.paths import EMPTY, Path
 from fsdp_lint.analysis.values import (
     GATHERED,
+    RANK_NAMED,
     UNKNOWN,
     UNNAMED,
     WHOLE_STATES,
@@ -69,6 +70,7 @@ from fsdp_lint.analysis.values import (
     ParamGroups,
     Params,
     Partial,
+    RankNamed,
     Root,
     ShardFunction,
     StateDict,
@@ -500,6 +502,33 @@ class Flow:
     def options(self, node: nodes.NodeNG) -> Tuple[Value, ...]:
         """The values an expression may have here (several where branches bound different ones)."""
         return options_of(self.value(node))
+
+    def names_rank_file(self, node: nodes.NodeNG) -> bool:
+        """Whether an expression (a file to save to or load from) names a file of this rank's own
+        on every run: built from the rank here (its text, or the one assignment it reads:
+        `mentions_rank`), or a value built from it anywhere (`values.RankNamed`: in a helper that
+        made the name, or in a caller that passed it)."""
+        options = self.options(node)
+        return mentions_rank(node) or bool(options) and all(isinstance(option, RankNamed) for option in options)
+
+    def _rank_named(self, node: nodes.NodeNG) -> bool:
+        """Whether a part of a file name being built makes it one of this rank's (`RankNamed`)."""
+        return isinstance(self.value(node), RankNamed) or (
+            isinstance(node, (nodes.Name, nodes.Attribute, nodes.JoinedStr, nodes.Const)) and "rank" in node.as_string().lower()
+        )
+
+    def _builds_rank_name(self, node: nodes.Call, func_value: Value) -> bool:
+        """A call that builds a file name from one built from the rank (`os.path.join(d,
+        f"rank{r}.pt")`, `name.with_suffix(".tmp")`, `"shard_{}.pt".format(rank)`)."""
+        func = node.func
+        if self.qualified_name(func) not in known_apis.FILE_NAME_BUILDERS:
+            if not isinstance(func, nodes.Attribute):
+                return False
+            if isinstance(self.value(func.expr), RankNamed):
+                return True
+            if not (isinstance(func.expr, nodes.Const) and isinstance(func.expr.value, str)):
+                return False
+        return any(self._rank_named(arg) for arg in list(node.args) + [kw.value for kw in node.keywords or []])
 
     def sharded_object(self, node: nodes.NodeNG, holding: bool = False, must: bool = False) -> Optional[Obj]:
         """The object an expression may denote that may be sharded here (with `holding`: that
@@ -2255,6 +2284,8 @@ class Flow:
             return self._flag_truth(node) if isinstance(found, Unknown) and node.ops[0][0] in ("==", "!=") else found
         if isinstance(node, nodes.Lambda):
             return UNKNOWN
+        if isinstance(node, (nodes.JoinedStr, nodes.BinOp)):
+            return self._string_built(node)
         if isinstance(node, nodes.Await):
             return self._eval(node.value)
         if isinstance(node, nodes.Yield):
@@ -2264,6 +2295,22 @@ class Flow:
         for child in node.get_children():
             self._eval(child)
         return UNKNOWN
+
+    def _string_built(self, node: Union[nodes.JoinedStr, nodes.BinOp]) -> Value:
+        """An f-string, or `a + b`, `a / b`, `a % b`: a file name of this rank's (`RankNamed`)
+        where a part of it is (in a sum, a path or a format with a string), else unknown."""
+        parts = list(node.get_children())
+        for part in parts:
+            self._eval(part)
+        if isinstance(node, nodes.JoinedStr):
+            formatted = [part.value for part in node.values if isinstance(part, nodes.FormattedValue)]
+            return RANK_NAMED if "rank" in node.as_string().lower() or any(isinstance(self.value(v), RankNamed) for v in formatted) else UNKNOWN
+        if node.op not in ("+", "/", "%"):
+            return UNKNOWN
+        if any(isinstance(self.value(part), RankNamed) for part in parts):
+            return RANK_NAMED
+        textual = any(isinstance(part, nodes.JoinedStr) or isinstance(part, nodes.Const) and isinstance(part.value, str) for part in parts)
+        return RANK_NAMED if textual and any(self._rank_named(part) for part in parts) else UNKNOWN
 
     def _conditional(self, node: nodes.IfExp) -> Value:
         """`a if test else b`, each on the runs that take its arm. Where the test hands a name
@@ -2683,6 +2730,8 @@ class Flow:
         if what is not None:
             self._issued(node, what, node)
         result = self._apply_call(node, func_value, args, keywords)
+        if isinstance(result, (Unknown, Fresh)) and self._builds_rank_name(node, func_value):  # what unknown code returns
+            result = RANK_NAMED
         self._given_lists(node)
         passed = [o for value in args + list(keywords.values()) for o in contained(value, Optimizer)]
         if passed:
@@ -2833,7 +2882,7 @@ class Flow:
             return Options(known_apis.full_state_dict(node))
         if qname in known_apis.PLAIN_LOADERS:
             # a file named by the rank holds that rank's own tensors, saved from the same layout
-            return UNKNOWN if any(mentions_rank(arg) for arg in node.args[:1]) else FileState(qname)
+            return UNKNOWN if any(self.names_rank_file(arg) for arg in node.args[:1]) else FileState(qname)
         if known_apis.dcp_function(qname) in ("load", "load_state_dict"):
             self._dcp_loaded(node, args[0] if args else keywords.get("state_dict", UNKNOWN))
         if isinstance(func, nodes.Attribute) and func.attrname in ("clear", "add_param_group"):
@@ -3918,7 +3967,7 @@ class Flow:
         rules read (an optimizer, also in a tuple or list, a sharding function, options, a flag, a
         full state dict, what a file held), or one that refers to objects something happened to. Others would only make each call site a
         context of its own."""
-        if isinstance(value, (Optimizer, ShardFunction, Options, Partial, ClassRef, *WHOLE_STATES)) or travels(value):
+        if isinstance(value, (Optimizer, ShardFunction, Options, Partial, ClassRef, RankNamed, *WHOLE_STATES)) or travels(value):
             return True
         if isinstance(value, (Constant, Unknown, Fresh)):
             return False

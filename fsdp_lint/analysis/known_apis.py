@@ -360,6 +360,12 @@ DCP_COLLECTIVES = frozenset(
 )
 DCP_MODULE = "torch.distributed.checkpoint"
 STATE_DICT_SETTERS = frozenset({"set_model_state_dict", "set_optimizer_state_dict", "set_state_dict"})
+# Calls that build a file name from their arguments (a name built from the rank stays one:
+# `values.RankNamed`); a method of such a name (`.with_suffix`, `.format`) builds one too.
+FILE_NAME_BUILDERS = frozenset({
+    "os.path.join", "os.path.abspath", "os.path.expanduser", "os.fspath", "builtins.str",
+    "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath",
+})
 # Readers of a file `torch.save` (or safetensors) wrote: they give back the tensors saved, plain ones
 # for a full state dict (`values.FileState`), with no collective and no layout of their own.
 PLAIN_LOADERS = frozenset({"torch.load", "torch.serialization.load", "safetensors.torch.load_file", "safetensors.torch.load"})

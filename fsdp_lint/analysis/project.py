@@ -21,7 +21,7 @@ from fsdp_lint.analysis.node_listing import nodes_within
 from fsdp_lint.analysis.syntax import exits_inside_loops, is_instance_method
 from fsdp_lint.analysis.module_globals import NOTHING, ModuleGlobals, global_root
 from fsdp_lint.analysis.names import FULLY_SHARD, binding_of, qualified_name, relative_module
-from fsdp_lint.analysis.values import Constant, Container, Deferred, Either, Obj, Optimizer, Root, Value, objects_in, travels, options_of, path_covers, related_objects
+from fsdp_lint.analysis.values import Constant, Container, Deferred, Either, Obj, Optimizer, RankNamed, Root, Value, objects_in, travels, options_of, path_covers, related_objects
 from fsdp_lint.analysis.walk_records import STEP, WalkRecord, WalkRecords
 
 _MAX_DEPTH = 12
@@ -312,7 +312,7 @@ class Project:
                 plain = facts.plain or cls is None and class_values.plain_module(self, facts.cls)
                 if facts.sharded or facts.meta or cls or chosen:
                     narrow.append((name, replace(facts, cls=cls, attrs=chosen, plain=plain)))
-            elif isinstance(facts, Optimizer) or travels(facts) or isinstance(facts, Container) and self.is_choice(facts):
+            elif isinstance(facts, (Optimizer, RankNamed)) or travels(facts) or isinstance(facts, Container) and self.is_choice(facts):
                 # a dict of options (`{"fsdp": FSDPConfig(...)}`) is one too; an int or a string the
                 # callee tests (`Flow._decides`) is not: one context per number would be unbounded
                 narrow.append((name, facts))

@@ -250,6 +250,18 @@ WORLD_SIZE = WorldSize()
 
 
 @dataclass(frozen=True, slots=True)
+class RankNamed:
+    """A file name (a string or a path) built from the process's rank: `f"model_rank{rank}.pt"`,
+    `os.path.join(directory, shard_name(rank))`, what a helper returns of one, or a parameter given
+    one. A file of this rank's own holds its own shards by design. The value, not the text at
+    the call that writes or reads the file, carries it, so a helper that saves to the name it is
+    given, or adds a suffix to it, still knows it (`Flow.names_rank_file`)."""
+
+
+RANK_NAMED = RankNamed()
+
+
+@dataclass(frozen=True, slots=True)
 class Options:
     """`StateDictOptions(...)`: whether it asks for a full state dict (None: not visible)."""
 
@@ -430,7 +442,7 @@ class Unknown:
 UNKNOWN = Unknown()
 Value = Union[
     Obj, Fresh, Params, Optimizer, ParamGroups, StateDict, Gathered, FileState, Container, Iterable, BoundMethod, ShardFunction,
-    ClassRef, Partial, Options, Constant, Truth, Either, Unknown, WorldSize,
+    ClassRef, Partial, Options, Constant, Truth, Either, Unknown, WorldSize, RankNamed,
 ]
 
 
