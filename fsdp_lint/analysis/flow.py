@@ -1283,7 +1283,7 @@ class Flow:
             if target.root == self.self_root or not self.is_local(target.root):
                 self.project.add_attr_value(target.root, target.attrs + (attr,), value)
 
-    def _rebind_flag(self, owner: Obj, attr: str, written: Written, seq: int) -> None:
+    def _rebind_flag(self, owner: Obj, attr: str, written: Written, seq: int) -> Tuple[Root, AttrPath]:
         """`owner.attr = value` at `seq` (here, or in a callee), `written` the constants it may
         be: a constant (or any value, where a test of the attribute is on the path) gives its
         flag a new version. A test fixes the value the attribute held when it ran, so the
@@ -1292,16 +1292,18 @@ class Flow:
         test reads: they leave the path, and the facts recorded before keep them only up to a
         calling context or a summary (`_current_flags`). An outcome every constant written
         passes still holds: after `self._model_wrapped = True` on some runs, a run that found
-        it true finds it true still, whether or not it took the write."""
+        it true finds it true still, whether or not it took the write. The flag's key: the
+        attribute of the canonical owner."""
         found = self.canonical(owner)
         key = (found.root, found.attrs + (attr,))
         tested = [literal for literal in paths.flag_literals(self.path) if (literal[0][1], literal[0][2]) == key]
         if tested:
             self.path = self.path - {literal for literal in tested if _may_change(literal, written)}
         elif written is None:
-            return
+            return key
         self._rebinds.setdefault(key, []).append((seq, written))
         self._last_rebound = max(self._last_rebound, seq)
+        return key
 
     def _changed_since(self, literal: paths.Literal, seq: int) -> bool:
         """Whether a rebind after `seq` (`_rebind_flag`) may have changed the flag outcome `literal`."""
@@ -1420,7 +1422,11 @@ class Flow:
         self._attr_version += 1
 
     def _join(self, states: List[Optional[_State]]) -> None:
-        """The state where arms meet; an arm that never falls through (None) adds nothing."""
+        """The state where arms meet; an arm that never falls through (None) adds nothing. An
+        attribute one arm wrote and another did not (`if not args.distributed: args.fsdp = False`)
+        is the written value on the runs of the first and, on the others, what it held before:
+        the attribute itself (`Obj`), as a read of it there finds it; a variable bound on one
+        arm only is that arm's value (on the others a read of it fails)."""
         live = [s for s in states if s is not None]
         if not live:
             return  # no arm falls through: what follows is unreachable from here; keep walking
@@ -1432,7 +1438,7 @@ class Flow:
             path = paths.join(path, state.path)
         runs = [state.path - path for state in live]  # each arm's own outcomes: a value it bound holds on them
         self.env = _join_maps([s.env for s in live], runs)
-        self.attr_env = _join_maps([s.attr_env for s in live], runs)
+        self.attr_env = _join_maps([s.attr_env for s in live], runs, lambda key: Obj(*key))
         self._attr_version += 1
         self.path = paths.excluding(path, [state.path for state in live], self._left)
 
@@ -4321,12 +4327,13 @@ class Flow:
         # this walk's of the old ones; by the constants it wrote, where its walk knew them
         rebound = {(owner.root, owner.attrs) for owner, _ in summary.rebinds}
         writes = [(owner, _written(value)) for owner, value in summary.attr_writes if (owner.root, owner.attrs) not in rebound]
+        rewritten: Set[Tuple[Root, AttrPath]] = set()
         for owner, written in list(summary.rebinds) + writes:
             for target in mapper.objs(owner) if owner.attrs else ():
-                self._rebind_flag(Obj(target.root, target.attrs[:-1]), target.attrs[-1], written, seq)
+                rewritten.add(self._rebind_flag(Obj(target.root, target.attrs[:-1]), target.attrs[-1], written, seq))
         for event in summary.events:
             mapped = _mapped_flags(event.path, mapper, self.canonical)
-            mapped |= self._given_on(mapped)
+            mapped |= self._given_on(mapped, rewritten)
             for target, given in mapper.guarded_objs(event.target):  # each on the runs that choose it (`_chosen`)
                 target = self.canonical(target)
                 sharded.append(target)
@@ -4384,7 +4391,7 @@ class Flow:
                     self._advance(mapped, least)
                 for outcome in short if reached.most > least else ():
                     self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
-        result = self._returned_value(summary.returns, mapper, node)
+        result = self._returned_value(summary.returns, mapper, node, rewritten)
         if containers.params_taken(result) == seq:  # a list of parameters the callee collected
             self._collections[seq] = node
         self._plain.update(mapped.root for root in summary.plain for mapped in mapper.objs(Obj(root)) if not mapped.attrs)
@@ -4406,33 +4413,43 @@ class Flow:
         return result if not isinstance(result, Unknown) else Fresh(None)
 
 
-    def _returned_value(self, returned: Value, mapper: RootMapper, node: nodes.NodeNG) -> Value:
+    def _returned_value(self, returned: Value, mapper: RootMapper, node: nodes.NodeNG, rewritten: AbstractSet[Tuple[Root, AttrPath]]) -> Value:
         """What a call returns, in this walk's terms: where the callee knew the runs on which
         each option is returned (`return text_model` on one arm, `return wrapper` on the other),
         the option keeps those runs, its literals mapped as a callee's flags are (those with no
-        meaning here dropped: fewer outcomes, runs known less)."""
+        meaning here dropped: fewer outcomes, runs known less), with what this walk knows of the
+        runs on which its flags hold (`_given_on`; `rewritten`: the attributes the call rebinds)."""
         if not (isinstance(returned, Either) and returned.guards):
             return mapper.value(returned, node)
-        return guarded([
-            (mapper.value(option, node), frozenset(filter(None, (self._mapped_literal(literal, mapper) for literal in guard))))
-            for option, guard in guarded_options(returned)
-        ])
+        options = []
+        for option, guard in guarded_options(returned):
+            mapped = frozenset(filter(None, (self._mapped_literal(literal, mapper) for literal in guard)))
+            options.append((mapper.value(option, node), mapped | self._given_on(mapped, rewritten)))
+        return guarded(options)
 
-    def _given_on(self, flags: Path) -> Path:
-        """What the runs on which attributes have the truth values `flags` (a callee's, mapped
-        here) say besides: where this walk holds an attribute as one of several values, each
-        given on runs outcomes about objects tell apart (`cfg.fsdp2`, an object where
-        `FSDP_VERSION` is "2", None elsewhere), a truth value is that of the options that have
-        it, and the outcomes they all share hold too."""
+    def _given_on(self, flags: Path, rewritten: AbstractSet[Tuple[Root, AttrPath]] = frozenset()) -> Path:
+        """What the runs on which attributes pass the tests of `flags` (a callee's, mapped here)
+        say besides: where this walk holds an attribute as one of several values, each given on
+        runs outcomes about objects tell apart (`cfg.fsdp2`, an object where `FSDP_VERSION` is
+        "2", None elsewhere; `self._fsdp_enabled`, True where `args.fsdp` held and a helper set
+        it, False elsewhere), an outcome is that of the options that give it, and the outcomes
+        they all share hold too. Not of the attributes the call rebinds (`rewritten`): the
+        callee's flags of them are about what it wrote, not about what this walk holds."""
         found: Set[paths.Literal] = set()
         for root, attrs, test, value in paths.flags(flags):
-            options = guarded_options(self.attr_env.get((root, attrs), UNKNOWN)) if attrs and test == paths.TRUTH else ()
+            options = guarded_options(self.attr_env.get((root, attrs), UNKNOWN)) if attrs and (root, attrs) not in rewritten else ()
             if len(options) < 2:
                 continue
-            kinds = [True if isinstance(option, Obj) else False if isinstance(option, Constant) and option.value is None else None for option, _ in options]
-            if None in kinds:
-                continue
-            given = [_telling(guard) for (_, guard), kind in zip(options, kinds) if kind == value]
+            unchanged = Obj(root, attrs)  # what it held before, on the runs of an arm that did not write it (`_join`)
+            present = test == paths.TRUTH and all(
+                isinstance(option, Obj) and option != unchanged or isinstance(option, Constant) and option.value is None for option, _ in options
+            )
+            # the runs of the options that may give the outcome: an object or None is tested for
+            # presence (`test_flags`), a constant as Python finds it, anything else may give it
+            given = [
+                _telling(guard) for option, guard in options
+                if (isinstance(option, Obj) if present else _constant_passes(option, test)) in (value, None)
+            ]
             if given and all(given):
                 found |= frozenset.intersection(*given)
         return frozenset(found)
@@ -4502,6 +4519,11 @@ def _described_by_options(value: Value, answers: Sequence[Optional[bool]]) -> Va
         tuple(_telling(guard) for (_, guard), answer in zip(options, answers) if answer),
         tuple(_telling(guard) for (_, guard), answer in zip(options, answers) if not answer),
     )
+
+
+def _constant_passes(option: Value, test: paths.Test) -> Optional[bool]:
+    """Whether a value passes a flag's test where it is a constant; None for other values."""
+    return paths.passes(option.value, test) if isinstance(option, Constant) else None
 
 
 def _negations_removed(test: nodes.NodeNG, taken: bool) -> Tuple[nodes.NodeNG, bool]:
@@ -4611,10 +4633,11 @@ def _reached(attributes: Dict[Root, List[Tuple[AttrPath, Value]]], held: List[Va
     return found
 
 
-def _join_maps(maps: List[Dict], runs: List[Path]) -> Dict:
+def _join_maps(maps: List[Dict], runs: List[Path], absent: Optional[Callable[[Tuple[Root, AttrPath]], Value]] = None) -> Dict:
     """Bindings where arms meet: most are the same object in every arm (copied from one start),
     so only the keys whose values differ are joined, each value on the runs of the arms that
-    bound it (`runs`: each arm's own branch outcomes)."""
+    bound it (`runs`: each arm's own branch outcomes). A key an arm lacks is, with `absent`, what
+    `absent(key)` says it holds there; without, unbound there (a variable bound on one arm)."""
     joined = dict(maps[0])
     differing = []
     for mapping in maps[1:]:
@@ -4622,14 +4645,15 @@ def _join_maps(maps: List[Dict], runs: List[Path]) -> Dict:
             current = joined.get(key, _ABSENT)
             if current is value:
                 continue
-            if current is _ABSENT:
+            if current is _ABSENT and absent is None:
                 joined[key] = value
             else:
-                joined[key] = either([current, value])
                 differing.append(key)
-    if differing and any(runs):
-        for key in dict.fromkeys(differing):
-            joined[key] = guarded([(mapping[key], arm) for mapping, arm in zip(maps, runs) if key in mapping])
+    if absent is not None:
+        differing.extend(key for key in maps[0] if any(key not in mapping for mapping in maps[1:]))
+    for key in dict.fromkeys(differing):
+        held = [(mapping[key] if key in mapping else absent(key), arm) for mapping, arm in zip(maps, runs) if absent is not None or key in mapping]  # type: ignore[misc]
+        joined[key] = guarded(held) if any(runs) else either([value for value, _ in held])
     return joined
 
 
