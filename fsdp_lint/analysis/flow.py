@@ -2185,7 +2185,9 @@ class Flow:
                 return read
             base = self._eval(node.value)
             index = self._eval(node.slice)
-            item = either([containers.subscript(option, node.slice, index) for option in options_of(base)])
+            # each dict's entry on the runs that give that dict (`sd["state_dict"]` of a full state
+            # dict on one arm and the module's own on the other)
+            item = mapped_options(base, lambda option: containers.subscript(option, node.slice, index))
             if self._counted and isinstance(node.slice, nodes.Name):
                 self._count_pass_item(node.slice.name, item)
             return item
@@ -4413,18 +4415,25 @@ class Flow:
         return result if not isinstance(result, Unknown) else Fresh(None)
 
 
-    def _returned_value(self, returned: Value, mapper: RootMapper, node: nodes.NodeNG, rewritten: AbstractSet[Tuple[Root, AttrPath]]) -> Value:
+    def _returned_value(
+        self, returned: Value, mapper: RootMapper, node: nodes.NodeNG, rewritten: AbstractSet[Tuple[Root, AttrPath]], depth: int = 0,
+    ) -> Value:
         """What a call returns, in this walk's terms: where the callee knew the runs on which
         each option is returned (`return text_model` on one arm, `return wrapper` on the other),
         the option keeps those runs, its literals mapped as a callee's flags are (those with no
         meaning here dropped: fewer outcomes, runs known less), with what this walk knows of the
-        runs on which its flags hold (`_given_on`; `rewritten`: the attributes the call rebinds)."""
-        if not (isinstance(returned, Either) and returned.guards):
+        runs on which its flags hold (`_given_on`; `rewritten`: the attributes the call rebinds).
+        So does each item of a dict or list it returns (`{"state_dict": task.state_dict()}`,
+        a full state dict where the task's flag says it sharded, the module's own elsewhere)."""
+        if isinstance(returned, Container) and depth < _MAX_RETURNED_DEPTH:
+            items = tuple(self._returned_value(item, mapper, node, rewritten, depth + 1) for item in returned.items)
+            return Container(items, returned.keys, returned.exact)
+        if not (isinstance(returned, Either) and returned.guards) or depth >= _MAX_RETURNED_DEPTH:
             return mapper.value(returned, node)
         options = []
         for option, guard in guarded_options(returned):
             mapped = frozenset(filter(None, (self._mapped_literal(literal, mapper) for literal in guard)))
-            options.append((mapper.value(option, node), mapped | self._given_on(mapped, rewritten)))
+            options.append((self._returned_value(option, mapper, node, rewritten, depth + 1), mapped | self._given_on(mapped, rewritten)))
         return guarded(options)
 
     def _given_on(self, flags: Path, rewritten: AbstractSet[Tuple[Root, AttrPath]] = frozenset()) -> Path:
@@ -4446,12 +4455,13 @@ class Flow:
             )
             # the runs of the options that may give the outcome: an object or None is tested for
             # presence (`test_flags`), a constant as Python finds it, anything else may give it
-            given = [
-                _telling(guard) for option, guard in options
-                if (isinstance(option, Obj) if present else _constant_passes(option, test)) in (value, None)
-            ]
+            passing = [(isinstance(option, Obj) if present else _constant_passes(option, test), _telling(guard)) for option, guard in options]
+            given = [telling for passes, telling in passing if passes in (value, None)]
             if given and all(given):
                 found |= frozenset.intersection(*given)
+            # and none of the runs of an option that cannot give it (`self._fsdp_enabled` false:
+            # not the runs that took the arm where `prepare_fsdp()` set it, whatever the others are)
+            found.update(paths.dead(telling) for passes, telling in passing if passes is (not value) and telling)
         return frozenset(found)
 
     def _named_outcome(self, flag: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
@@ -4658,6 +4668,7 @@ def _join_maps(maps: List[Dict], runs: List[Path], absent: Optional[Callable[[Tu
 
 
 _ABSENT = object()
+_MAX_RETURNED_DEPTH = 6  # how deep in what a call returns its guards are mapped (as `RootMapper.value` maps values)
 
 
 _BUILTINS = frozenset(dir(builtins))
