@@ -761,13 +761,14 @@ class Flow:
         """The attributes that hold an object of `root`, or a dict or list that holds it (as an
         item of the attribute: `self.models["backbone"]` is `self.models[*]`, as a read of it
         finds it, `containers.subscript`): an index of `attr_env` by the roots of its values,
-        rebuilt only when `attr_env` changed."""
+        rebuilt only when `attr_env` changed. Not an attribute as it was, where an arm did not
+        write it (`_join`): that it holds itself names nothing."""
         version, index = self._holders
         if version != self._attr_version:
             index = {}
             for key, value in self.attr_env.items():
                 for option in options_of(value):
-                    if isinstance(option, Obj):
+                    if isinstance(option, Obj) and (option.root, option.attrs) != key:
                         index.setdefault(option.root, []).append((key, option))
                     elif isinstance(option, Container):
                         for obj in objects_in(option):
@@ -4065,7 +4066,7 @@ class Flow:
                         continue  # the method (and the methods of self it calls) never reads it
                     # an object, or one a dict or list there holds (`self.states = {"model":
                     # ModelWrapper(model)}`: `self.states[*]`, as a subscript reads it)
-                    held = [(at, o) for o in options_of(value) if isinstance(o, Obj)]
+                    held = [(at, o) for o in options_of(value) if isinstance(o, Obj) and (o.root, o.attrs) != (holder.root, attrs)]  # not itself (`_join`)
                     held += [(at + (WILDCARD,), o) for c in options_of(value) if isinstance(c, Container) for o in objects_in(c)]
                     for place, option in held:
                         stored = self.canonical(option)
