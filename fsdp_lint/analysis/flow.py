@@ -790,13 +790,14 @@ class Flow:
         """The attributes that hold an object of `root`, or a dict or list that holds it (as an
         item of the attribute: `self.models["backbone"]` is `self.models[*]`, as a read of it
         finds it, `containers.subscript`): an index of `attr_env` by the roots of its values,
-        rebuilt only when `attr_env` changed."""
+        rebuilt only when `attr_env` changed. Not an attribute as it was, where an arm did not
+        write it (`_join`): that it holds itself names nothing."""
         version, index = self._holders
         if version != self._attr_version:
             index = {}
             for key, value in self.attr_env.items():
                 for option in options_of(value):
-                    if isinstance(option, Obj):
+                    if isinstance(option, Obj) and (option.root, option.attrs) != key:
                         index.setdefault(option.root, []).append((key, option))
                     elif isinstance(option, Container):
                         for obj in objects_in(option):
@@ -1317,7 +1318,7 @@ class Flow:
             if target.root == self.self_root or not self.is_local(target.root):
                 self.project.add_attr_value(target.root, target.attrs + (attr,), value)
 
-    def _rebind_flag(self, owner: Obj, attr: str, written: Written, seq: int) -> None:
+    def _rebind_flag(self, owner: Obj, attr: str, written: Written, seq: int) -> Tuple[Root, AttrPath]:
         """`owner.attr = value` at `seq` (here, or in a callee), `written` the constants it may
         be: a constant (or any value, where a test of the attribute is on the path) gives its
         flag a new version. A test fixes the value the attribute held when it ran, so the
@@ -1326,16 +1327,18 @@ class Flow:
         test reads: they leave the path, and the facts recorded before keep them only up to a
         calling context or a summary (`_current_flags`). An outcome every constant written
         passes still holds: after `self._model_wrapped = True` on some runs, a run that found
-        it true finds it true still, whether or not it took the write."""
+        it true finds it true still, whether or not it took the write. The flag's key: the
+        attribute of the canonical owner."""
         found = self.canonical(owner)
         key = (found.root, found.attrs + (attr,))
         tested = [literal for literal in paths.flag_literals(self.path) if (literal[0][1], literal[0][2]) == key]
         if tested:
             self.path = self.path - {literal for literal in tested if _may_change(literal, written)}
         elif written is None:
-            return
+            return key
         self._rebinds.setdefault(key, []).append((seq, written))
         self._last_rebound = max(self._last_rebound, seq)
+        return key
 
     def _changed_since(self, literal: paths.Literal, seq: int) -> bool:
         """Whether a rebind after `seq` (`_rebind_flag`) may have changed the flag outcome `literal`."""
@@ -1454,7 +1457,11 @@ class Flow:
         self._attr_version += 1
 
     def _join(self, states: List[Optional[_State]]) -> None:
-        """The state where arms meet; an arm that never falls through (None) adds nothing."""
+        """The state where arms meet; an arm that never falls through (None) adds nothing. An
+        attribute one arm wrote and another did not (`if not args.distributed: args.fsdp = False`)
+        is the written value on the runs of the first and, on the others, what it held before:
+        the attribute itself (`Obj`), as a read of it there finds it; a variable bound on one
+        arm only is that arm's value (on the others a read of it fails)."""
         live = [s for s in states if s is not None]
         if not live:
             return  # no arm falls through: what follows is unreachable from here; keep walking
@@ -1466,7 +1473,7 @@ class Flow:
             path = paths.join(path, state.path)
         runs = [state.path - path for state in live]  # each arm's own outcomes: a value it bound holds on them
         self.env = _join_maps([s.env for s in live], runs)
-        self.attr_env = _join_maps([s.attr_env for s in live], runs)
+        self.attr_env = _join_maps([s.attr_env for s in live], runs, lambda key: Obj(*key))
         self._attr_version += 1
         self.path = paths.excluding(path, [state.path for state in live], self._left)
 
@@ -2232,7 +2239,9 @@ class Flow:
                 return read
             base = self._eval(node.value)
             index = self._eval(node.slice)
-            item = either([self._entry(option, index) or containers.subscript(option, node.slice, index) for option in options_of(base)])
+            # each dict's entry on the runs that give that dict (`sd["state_dict"]` of a full state
+            # dict on one arm and the module's own on the other)
+            item = mapped_options(base, lambda option: self._entry(option, index) or containers.subscript(option, node.slice, index))
             if self._counted and isinstance(node.slice, nodes.Name):
                 self._count_pass_item(node.slice.name, item)
             return item
@@ -4204,7 +4213,7 @@ class Flow:
                         continue  # the method (and the methods of self it calls) never reads it
                     # an object, or one a dict or list there holds (`self.states = {"model":
                     # ModelWrapper(model)}`: `self.states[*]`, as a subscript reads it)
-                    held = [(at, o) for o in options_of(value) if isinstance(o, Obj)]
+                    held = [(at, o) for o in options_of(value) if isinstance(o, Obj) and (o.root, o.attrs) != (holder.root, attrs)]  # not itself (`_join`)
                     held += [(at + (WILDCARD,), o) for c in options_of(value) if isinstance(c, Container) for o in objects_in(c)]
                     for place, option in held:
                         stored = self.canonical(option)
@@ -4468,12 +4477,13 @@ class Flow:
         # this walk's of the old ones; by the constants it wrote, where its walk knew them
         rebound = {(owner.root, owner.attrs) for owner, _ in summary.rebinds}
         writes = [(owner, _written(value)) for owner, value in summary.attr_writes if (owner.root, owner.attrs) not in rebound]
+        rewritten: Set[Tuple[Root, AttrPath]] = set()
         for owner, written in list(summary.rebinds) + writes:
             for target in mapper.objs(owner) if owner.attrs else ():
-                self._rebind_flag(Obj(target.root, target.attrs[:-1]), target.attrs[-1], written, seq)
+                rewritten.add(self._rebind_flag(Obj(target.root, target.attrs[:-1]), target.attrs[-1], written, seq))
         for event in summary.events:
             mapped = _mapped_flags(event.path, mapper, self.canonical)
-            mapped |= self._given_on(mapped)
+            mapped |= self._given_on(mapped, rewritten)
             for target, given in mapper.guarded_objs(event.target):  # each on the runs that choose it (`_chosen`)
                 target = self.canonical(target)
                 sharded.append(target)
@@ -4531,7 +4541,7 @@ class Flow:
                     self._advance(mapped, least)
                 for outcome in short if reached.most > least else ():
                     self._advance(mapped, reached.most, frozenset([(outcome[0], not outcome[1])]))  # type: ignore[index]
-        result = self._returned_value(summary.returns, mapper, node)
+        result = self._returned_value(summary.returns, mapper, node, rewritten)
         if containers.params_taken(result) == seq:  # a list of parameters the callee collected
             self._collections[seq] = node
         self._plain.update(mapped.root for root in summary.plain for mapped in mapper.objs(Obj(root)) if not mapped.attrs)
@@ -4553,35 +4563,53 @@ class Flow:
         return result if not isinstance(result, Unknown) else Fresh(None)
 
 
-    def _returned_value(self, returned: Value, mapper: RootMapper, node: nodes.NodeNG) -> Value:
+    def _returned_value(
+        self, returned: Value, mapper: RootMapper, node: nodes.NodeNG, rewritten: AbstractSet[Tuple[Root, AttrPath]], depth: int = 0,
+    ) -> Value:
         """What a call returns, in this walk's terms: where the callee knew the runs on which
         each option is returned (`return text_model` on one arm, `return wrapper` on the other),
         the option keeps those runs, its literals mapped as a callee's flags are (those with no
-        meaning here dropped: fewer outcomes, runs known less)."""
-        if not (isinstance(returned, Either) and returned.guards):
+        meaning here dropped: fewer outcomes, runs known less), with what this walk knows of the
+        runs on which its flags hold (`_given_on`; `rewritten`: the attributes the call rebinds).
+        So does each item of a dict or list it returns (`{"state_dict": task.state_dict()}`,
+        a full state dict where the task's flag says it sharded, the module's own elsewhere)."""
+        if isinstance(returned, Container) and depth < _MAX_RETURNED_DEPTH:
+            items = tuple(self._returned_value(item, mapper, node, rewritten, depth + 1) for item in returned.items)
+            return Container(items, returned.keys, returned.exact)
+        if not (isinstance(returned, Either) and returned.guards) or depth >= _MAX_RETURNED_DEPTH:
             return mapper.value(returned, node)
-        return guarded([
-            (mapper.value(option, node), frozenset(filter(None, (self._mapped_literal(literal, mapper) for literal in guard))))
-            for option, guard in guarded_options(returned)
-        ])
+        options = []
+        for option, guard in guarded_options(returned):
+            mapped = frozenset(filter(None, (self._mapped_literal(literal, mapper) for literal in guard)))
+            options.append((self._returned_value(option, mapper, node, rewritten, depth + 1), mapped | self._given_on(mapped, rewritten)))
+        return guarded(options)
 
-    def _given_on(self, flags: Path) -> Path:
-        """What the runs on which attributes have the truth values `flags` (a callee's, mapped
-        here) say besides: where this walk holds an attribute as one of several values, each
-        given on runs outcomes about objects tell apart (`cfg.fsdp2`, an object where
-        `FSDP_VERSION` is "2", None elsewhere), a truth value is that of the options that have
-        it, and the outcomes they all share hold too."""
+    def _given_on(self, flags: Path, rewritten: AbstractSet[Tuple[Root, AttrPath]] = frozenset()) -> Path:
+        """What the runs on which attributes pass the tests of `flags` (a callee's, mapped here)
+        say besides: where this walk holds an attribute as one of several values, each given on
+        runs outcomes about objects tell apart (`cfg.fsdp2`, an object where `FSDP_VERSION` is
+        "2", None elsewhere; `self._fsdp_enabled`, True where `args.fsdp` held and a helper set
+        it, False elsewhere), an outcome is that of the options that give it, and the outcomes
+        they all share hold too. Not of the attributes the call rebinds (`rewritten`): the
+        callee's flags of them are about what it wrote, not about what this walk holds."""
         found: Set[paths.Literal] = set()
         for root, attrs, test, value in paths.flags(flags):
-            options = guarded_options(self.attr_env.get((root, attrs), UNKNOWN)) if attrs and test == paths.TRUTH else ()
+            options = guarded_options(self.attr_env.get((root, attrs), UNKNOWN)) if attrs and (root, attrs) not in rewritten else ()
             if len(options) < 2:
                 continue
-            kinds = [True if isinstance(option, Obj) else False if isinstance(option, Constant) and option.value is None else None for option, _ in options]
-            if None in kinds:
-                continue
-            given = [_telling(guard) for (_, guard), kind in zip(options, kinds) if kind == value]
+            unchanged = Obj(root, attrs)  # what it held before, on the runs of an arm that did not write it (`_join`)
+            present = test == paths.TRUTH and all(
+                isinstance(option, Obj) and option != unchanged or isinstance(option, Constant) and option.value is None for option, _ in options
+            )
+            # the runs of the options that may give the outcome: an object or None is tested for
+            # presence (`test_flags`), a constant as Python finds it, anything else may give it
+            passing = [(isinstance(option, Obj) if present else _constant_passes(option, test), _telling(guard)) for option, guard in options]
+            given = [telling for passes, telling in passing if passes in (value, None)]
             if given and all(given):
                 found |= frozenset.intersection(*given)
+            # and none of the runs of an option that cannot give it (`self._fsdp_enabled` false:
+            # not the runs that took the arm where `prepare_fsdp()` set it, whatever the others are)
+            found.update(paths.dead(telling) for passes, telling in passing if passes is (not value) and telling)
         return frozenset(found)
 
     def _named_outcome(self, flag: paths.Literal, mapper: RootMapper) -> Optional[paths.Literal]:
@@ -4668,6 +4696,11 @@ def _described_by_options(
         when[0].append(telling[index] | flags[0])
         when[1].append(telling[index] | flags[1])
     return Truth(tuple(when[0]), tuple(when[1]))
+
+
+def _constant_passes(option: Value, test: paths.Test) -> Optional[bool]:
+    """Whether a value passes a flag's test where it is a constant; None for other values."""
+    return paths.passes(option.value, test) if isinstance(option, Constant) else None
 
 
 def _negations_removed(test: nodes.NodeNG, taken: bool) -> Tuple[nodes.NodeNG, bool]:
@@ -4777,10 +4810,11 @@ def _reached(attributes: Dict[Root, List[Tuple[AttrPath, Value]]], held: List[Va
     return found
 
 
-def _join_maps(maps: List[Dict], runs: List[Path]) -> Dict:
+def _join_maps(maps: List[Dict], runs: List[Path], absent: Optional[Callable[[Tuple[Root, AttrPath]], Value]] = None) -> Dict:
     """Bindings where arms meet: most are the same object in every arm (copied from one start),
     so only the keys whose values differ are joined, each value on the runs of the arms that
-    bound it (`runs`: each arm's own branch outcomes)."""
+    bound it (`runs`: each arm's own branch outcomes). A key an arm lacks is, with `absent`, what
+    `absent(key)` says it holds there; without, unbound there (a variable bound on one arm)."""
     joined = dict(maps[0])
     differing = []
     for mapping in maps[1:]:
@@ -4788,18 +4822,20 @@ def _join_maps(maps: List[Dict], runs: List[Path]) -> Dict:
             current = joined.get(key, _ABSENT)
             if current is value:
                 continue
-            if current is _ABSENT:
+            if current is _ABSENT and absent is None:
                 joined[key] = value
             else:
-                joined[key] = either([current, value])
                 differing.append(key)
-    if differing and any(runs):
-        for key in dict.fromkeys(differing):
-            joined[key] = guarded([(mapping[key], arm) for mapping, arm in zip(maps, runs) if key in mapping])
+    if absent is not None:
+        differing.extend(key for key in maps[0] if any(key not in mapping for mapping in maps[1:]))
+    for key in dict.fromkeys(differing):
+        held = [(mapping[key] if key in mapping else absent(key), arm) for mapping, arm in zip(maps, runs) if absent is not None or key in mapping]  # type: ignore[misc]
+        joined[key] = guarded(held) if any(runs) else either([value for value, _ in held])
     return joined
 
 
 _ABSENT = object()
+_MAX_RETURNED_DEPTH = 6  # how deep in what a call returns its guards are mapped (as `RootMapper.value` maps values)
 
 
 _BUILTINS = frozenset(dir(builtins))
