@@ -514,7 +514,7 @@ class Flow:
     def _rank_named(self, node: nodes.NodeNG) -> bool:
         """Whether a part of a file name being built makes it one of this rank's (`RankNamed`)."""
         return isinstance(self.value(node), RankNamed) or (
-            isinstance(node, (nodes.Name, nodes.Attribute, nodes.JoinedStr, nodes.Const)) and "rank" in node.as_string().lower()
+            isinstance(node, (nodes.Name, nodes.Attribute, nodes.JoinedStr, nodes.Const, nodes.Call)) and "rank" in node.as_string().lower()
         )
 
     def _builds_rank_name(self, node: nodes.Call, func_value: Value) -> bool:
@@ -2318,7 +2318,8 @@ class Flow:
             return UNKNOWN
         if any(isinstance(self.value(part), RankNamed) for part in parts):
             return RANK_NAMED
-        textual = any(isinstance(part, nodes.JoinedStr) or isinstance(part, nodes.Const) and isinstance(part.value, str) for part in parts)
+        # a path joined with `/`, or a sum or format with a string in it: not `rank + 1`
+        textual = node.op == "/" or any(isinstance(part, nodes.JoinedStr) or isinstance(part, nodes.Const) and isinstance(part.value, str) for part in parts)
         return RANK_NAMED if textual and any(self._rank_named(part) for part in parts) else UNKNOWN
 
     def _conditional(self, node: nodes.IfExp) -> Value:
