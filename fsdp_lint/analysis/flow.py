@@ -512,7 +512,10 @@ class Flow:
         return mentions_rank(node) or bool(options) and all(isinstance(option, RankNamed) for option in options)
 
     def _rank_named(self, node: nodes.NodeNG) -> bool:
-        """Whether a part of a file name being built makes it one of this rank's (`RankNamed`)."""
+        """Whether a part of a file name being built makes it one of this rank's (`RankNamed`):
+        its value, or its own text; not what a name reads (`mentions_rank` follows one assignment:
+        a module's `MODEL_FILE = "mp_rank_00_model_states.pt"`, one file every rank reads, is the
+        value the walk holds for it, no name of the rank)."""
         return isinstance(self.value(node), RankNamed) or (
             isinstance(node, (nodes.Name, nodes.Attribute, nodes.JoinedStr, nodes.Const, nodes.Call)) and "rank" in node.as_string().lower()
         )
@@ -1033,10 +1036,9 @@ class Flow:
 
     def _bind_parameters(self, func: nodes.FunctionDef) -> None:
         args = func.args
-        positional = list(args.posonlyargs or []) + list(args.args or [])
         in_class = isinstance(func.parent, nodes.ClassDef)
         is_method = in_class and not syntax.is_staticmethod(func)
-        for index, arg in enumerate(positional + list(args.kwonlyargs or [])):
+        for index, arg in enumerate(syntax.named_parameters(func)):
             if index == 0 and is_method and syntax.is_classmethod(func):
                 self.env[arg.name] = ClassRef(self.project.class_qname(func.parent))
                 continue
@@ -2313,7 +2315,7 @@ class Flow:
             self._eval(part)
         if isinstance(node, nodes.JoinedStr):
             formatted = [part.value for part in node.values if isinstance(part, nodes.FormattedValue)]
-            return RANK_NAMED if "rank" in node.as_string().lower() or any(isinstance(self.value(v), RankNamed) for v in formatted) else UNKNOWN
+            return RANK_NAMED if mentions_rank(node) or any(isinstance(self.value(v), RankNamed) for v in formatted) else UNKNOWN
         if node.op not in ("+", "/", "%"):
             return UNKNOWN
         if any(isinstance(self.value(part), RankNamed) for part in parts):
@@ -3690,7 +3692,7 @@ class Flow:
         name or a constant and no `**` of unknown contents may give the parameter (other
         defaults, and `*args`/`**kwargs`, stay unknown)."""
         arguments = func.args
-        positional = [a.name for a in list(arguments.posonlyargs or []) + list(arguments.args or [])]
+        positional = [a.name for a in syntax.positional_parameters(arguments)]
         is_method = isinstance(func.parent, nodes.ClassDef) and not syntax.is_staticmethod(func)
         bound: Dict[str, Value] = {}
         if is_method and positional and (receiver is not None or syntax.is_classmethod(func)):
@@ -3788,8 +3790,7 @@ class Flow:
         """The objects a call hands `func` as arguments of its named parameters (not those a
         `**kwargs` gathers), each as it denotes it (`canonical`) with its parameter, those reached
         by longer paths first."""
-        args = func.args
-        named = {arg.name for arg in list(args.posonlyargs or []) + list(args.args or []) + list(args.kwonlyargs or [])}
+        named = {arg.name for arg in syntax.named_parameters(func)}
         found = [(self.canonical(value), name) for name, value in bound.items() if isinstance(value, Obj) and name in named]
         return sorted(found, key=lambda item: (-len(item[0].attrs), item[1]))
 

@@ -39,6 +39,7 @@ def lookup_class(module: Optional[str]) -> Optional[str]:
     time finds, where every member code builds objects from there is a class of it; else None."""
     return f"{module}.*" if module in _CLASS_MODULES else None
 
+
 STATE_DICT_GETTERS = frozenset(
     {
         "get_model_state_dict",

@@ -191,8 +191,18 @@ def callee_name(func: nodes.NodeNG) -> str:
     return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", "optimizer")
 
 
+def positional_parameters(arguments: nodes.Arguments) -> List[nodes.AssignName]:
+    """The parameters a call may bind by position, in order (positional-only ones first)."""
+    return list(arguments.posonlyargs or []) + list(arguments.args or [])
+
+
+def named_parameters(func: nodes.FunctionDef) -> List[nodes.AssignName]:
+    """Every parameter a call binds by its name or position, in order: not `*args`/`**kwargs`."""
+    return positional_parameters(func.args) + list(func.args.kwonlyargs or [])
+
+
 def defaults(arguments: nodes.Arguments):
-    positional = list(arguments.posonlyargs or []) + list(arguments.args or [])
+    positional = positional_parameters(arguments)
     defaults = list(arguments.defaults or [])
     for arg, default in zip(positional[len(positional) - len(defaults):], defaults):
         yield arg.name, default
@@ -202,7 +212,7 @@ def defaults(arguments: nodes.Arguments):
 
 
 def first_param(func: nodes.FunctionDef) -> Optional[str]:
-    positional = list(func.args.posonlyargs or []) + list(func.args.args or [])
+    positional = positional_parameters(func.args)
     return positional[0].name if positional else None
 
 
